@@ -1,0 +1,55 @@
+#include "hal/allocator.h"
+
+namespace iree_rt::hal {
+
+using base::Ref;
+using base::StatusOr;
+
+namespace {
+
+base::Status ValidateParams(const BufferParams& params) {
+  if (params.access & ~MemoryAccess::kAll & ~0x38u) {
+    return base::InvalidArgumentError("unknown memory access bits 0x", std::hex, params.access);
+  }
+  return base::Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<Ref<Buffer>> Allocator::AllocateBuffer(const BufferParams& params, uint64_t size) {
+  RT_RETURN_IF_ERROR(ValidateParams(params));
+  if (size > max_allocation_size_) {
+    return base::ResourceExhaustedError("allocation of ", size, " bytes exceeds the limit of ",
+                                        max_allocation_size_, " bytes");
+  }
+  return AllocateBufferImpl(params, size);
+}
+
+StatusOr<Ref<Buffer>> Allocator::ImportHostBuffer(const BufferParams& params, void* host_ptr,
+                                                  uint64_t size, HostReleaseCallback release) {
+  RT_RETURN_IF_ERROR(ValidateParams(params));
+  if (!host_ptr && size) return base::InvalidArgumentError("importing a null host pointer");
+  return ImportHostBufferImpl(params, host_ptr, size, std::move(release));
+}
+
+AllocatorStatistics Allocator::statistics() const {
+  AllocatorStatistics stats;
+  stats.bytes_allocated = bytes_allocated_.load(std::memory_order_relaxed);
+  stats.peak_bytes_allocated = peak_bytes_allocated_.load(std::memory_order_relaxed);
+  stats.allocation_count = allocation_count_.load(std::memory_order_relaxed);
+  return stats;
+}
+
+void Allocator::RecordAllocation(uint64_t size) {
+  uint64_t now = bytes_allocated_.fetch_add(size, std::memory_order_relaxed) + size;
+  allocation_count_.fetch_add(1, std::memory_order_relaxed);
+  uint64_t peak = peak_bytes_allocated_.load(std::memory_order_relaxed);
+  while (now > peak && !peak_bytes_allocated_.compare_exchange_weak(peak, now)) {
+  }
+}
+
+void Allocator::RecordDeallocation(uint64_t size) {
+  bytes_allocated_.fetch_sub(size, std::memory_order_relaxed);
+}
+
+}  // namespace iree_rt::hal

@@ -1,0 +1,66 @@
+// hal::Allocator: makes device buffers and imports host memory.
+//
+// Thread-safety: all methods may be called from any thread.
+#ifndef IREE_RT_HAL_ALLOCATOR_H_
+#define IREE_RT_HAL_ALLOCATOR_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+#include "base/ref_object.h"
+#include "base/status.h"
+#include "hal/buffer.h"
+
+namespace iree_rt::hal {
+
+// Called once when an imported host allocation is no longer referenced by any buffer.
+using HostReleaseCallback = std::function<void()>;
+
+struct AllocatorStatistics {
+  uint64_t bytes_allocated = 0;  // live bytes of allocations made by this allocator
+  uint64_t peak_bytes_allocated = 0;
+  uint64_t allocation_count = 0;  // total allocations ever made
+};
+
+class Allocator : public base::RefObject {
+ public:
+  // Largest single allocation this allocator accepts.
+  uint64_t max_allocation_size() const { return max_allocation_size_; }
+
+  // Allocates |size| bytes (0 is allowed). The buffer reports at least the requested type, usage and
+  // access. RESOURCE_EXHAUSTED over max_allocation_size() or when memory runs out;
+  // INVALID_ARGUMENT for memory types or usages this device cannot provide.
+  base::StatusOr<base::Ref<Buffer>> AllocateBuffer(const BufferParams& params, uint64_t size);
+
+  // Wraps caller-owned host memory without copying. |release| (may be empty) runs once when the last
+  // buffer referencing the memory is released. On failure |release| is not called and the caller
+  // still owns the memory. UNIMPLEMENTED if this device cannot use host memory directly.
+  base::StatusOr<base::Ref<Buffer>> ImportHostBuffer(const BufferParams& params, void* host_ptr,
+                                                     uint64_t size, HostReleaseCallback release);
+
+  AllocatorStatistics statistics() const;
+
+ protected:
+  explicit Allocator(uint64_t max_allocation_size) : max_allocation_size_(max_allocation_size) {}
+
+  // Drivers account their live bytes through these so statistics() and limits stay in one place.
+  void RecordAllocation(uint64_t size);
+  void RecordDeallocation(uint64_t size);
+
+ private:
+  virtual base::StatusOr<base::Ref<Buffer>> AllocateBufferImpl(const BufferParams& params,
+                                                               uint64_t size) = 0;
+  virtual base::StatusOr<base::Ref<Buffer>> ImportHostBufferImpl(const BufferParams& params,
+                                                                 void* host_ptr, uint64_t size,
+                                                                 HostReleaseCallback release) = 0;
+
+  const uint64_t max_allocation_size_;
+  std::atomic<uint64_t> bytes_allocated_{0};
+  std::atomic<uint64_t> peak_bytes_allocated_{0};
+  std::atomic<uint64_t> allocation_count_{0};
+};
+
+}  // namespace iree_rt::hal
+
+#endif  // IREE_RT_HAL_ALLOCATOR_H_

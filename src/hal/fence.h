@@ -1,0 +1,49 @@
+// hal::Fence: a set of semaphore timepoints, at most one per semaphore (the highest value wins).
+//
+// A fence is reached when every timepoint is reached, and failed when any semaphore failed.
+// An empty fence is always reached. Thread-safety: Insert must not race with other calls.
+#ifndef IREE_RT_HAL_FENCE_H_
+#define IREE_RT_HAL_FENCE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "base/ref_object.h"
+#include "base/status.h"
+#include "hal/semaphore.h"
+
+namespace iree_rt::hal {
+
+class Fence : public base::RefObject {
+ public:
+  static base::Ref<Fence> Create() { return base::MakeRef<Fence>(); }
+  // A fence with every timepoint of |fences| (null entries are skipped).
+  static base::Ref<Fence> Join(std::span<Fence* const> fences);
+
+  // Adds "|semaphore| reaches |value|", keeping the larger value if the semaphore is present.
+  base::Status Insert(const base::Ref<Semaphore>& semaphore, uint64_t value);
+
+  size_t size() const { return semaphores_.size(); }
+  // The timepoints, borrowed for as long as the fence lives.
+  std::vector<SemaphorePoint> points() const;
+
+  // OK if reached, DEFERRED if not yet, or the first failure found.
+  base::Status Query() const;
+  // Signals every semaphore to its value (skipping ones already past it).
+  base::Status Signal();
+  // Fails every semaphore with |status|.
+  void Fail(const base::Status& status);
+  base::Status Wait(WaitMode mode, int64_t timeout_ns) const;
+
+ private:
+  template <typename T, typename... Args>
+  friend base::Ref<T> base::MakeRef(Args&&... args);
+  Fence() = default;
+
+  std::vector<base::Ref<Semaphore>> semaphores_;
+  std::vector<uint64_t> values_;
+};
+
+}  // namespace iree_rt::hal
+
+#endif  // IREE_RT_HAL_FENCE_H_

@@ -1,0 +1,118 @@
+#include "hal/utils/deferred_command_buffer.h"
+
+#include <cstring>
+
+namespace iree_rt::hal::utils {
+
+using base::Status;
+using base::StatusOr;
+
+StatusOr<ResolvedRef> ResolveBufferRef(const BufferRef& ref, uint64_t length,
+                                       std::span<const BufferBinding> binding_table) {
+  Buffer* buffer = ref.buffer.get();
+  uint64_t base_offset = 0;
+  uint64_t available = 0;
+  if (buffer) {
+    available = buffer->byte_length();
+  } else {
+    if (ref.slot >= binding_table.size()) {
+      return base::OutOfRangeError("binding slot ", ref.slot, " is past the binding table (",
+                                   binding_table.size(), " entries)");
+    }
+    const BufferBinding& binding = binding_table[ref.slot];
+    if (!binding.buffer) return base::InvalidArgumentError("binding table slot ", ref.slot, " is empty");
+    buffer = binding.buffer.get();
+    RT_ASSIGN_OR_RETURN(available, buffer->ResolveRange(binding.offset, binding.length));
+    base_offset = binding.offset;
+  }
+  if (ref.offset > available) {
+    return base::OutOfRangeError("offset ", ref.offset, " is past the end of a ", available, "-byte range");
+  }
+  uint64_t resolved = length == kWholeBuffer ? available - ref.offset : length;
+  if (resolved > available - ref.offset) {
+    return base::OutOfRangeError("range [", ref.offset, ", +", resolved, ") overruns a ", available,
+                                 "-byte range");
+  }
+  return ResolvedRef{buffer, base_offset + ref.offset, resolved};
+}
+
+Status DeferredCommandBuffer::FillImpl(const BufferRef& target, uint32_t pattern, uint32_t pattern_length) {
+  commands_.emplace_back(FillCmd{target, pattern, pattern_length});
+  return Status::Ok();
+}
+
+Status DeferredCommandBuffer::UpdateImpl(const void* source, uint64_t length, const BufferRef& target) {
+  const auto* bytes = static_cast<const uint8_t*>(source);
+  UpdateCmd cmd{std::vector<uint8_t>(bytes, bytes + length), target};
+  cmd.target.length = length;
+  commands_.emplace_back(std::move(cmd));
+  return Status::Ok();
+}
+
+Status DeferredCommandBuffer::CopyImpl(const BufferRef& source, const BufferRef& target, uint64_t length) {
+  commands_.emplace_back(CopyCmd{source, target, length});
+  return Status::Ok();
+}
+
+Status DeferredCommandBuffer::DispatchImpl(const base::Ref<Executable>& executable,
+                                           uint32_t export_ordinal, const DispatchConfig& config,
+                                           std::span<const uint32_t> constants,
+                                           std::span<const BufferRef> bindings, DispatchFlags flags) {
+  const DispatchFlags indirect =
+      DispatchFlag::kDynamicIndirectParameters | DispatchFlag::kStaticIndirectParameters;
+  commands_.emplace_back(DispatchCmd{executable, export_ordinal, config, (flags & indirect) != 0,
+                                     {constants.begin(), constants.end()},
+                                     {bindings.begin(), bindings.end()}});
+  return Status::Ok();
+}
+
+Status DeferredCommandBuffer::ExecutionBarrierImpl() {
+  commands_.emplace_back(BarrierCmd{});
+  return Status::Ok();
+}
+
+Status DeferredCommandBuffer::Replay(std::span<const BufferBinding> table, CommandTarget& target) const {
+  std::vector<ResolvedRef> bindings;
+  for (size_t index = 0; index < commands_.size(); ++index) {
+    const Command& command = commands_[index];
+    Status status;
+    if (const auto* fill = std::get_if<FillCmd>(&command)) {
+      StatusOr<ResolvedRef> ref = ResolveBufferRef(fill->target, fill->target.length, table);
+      status = ref.ok() ? target.Fill(*ref, fill->pattern, fill->pattern_length) : ref.status();
+    } else if (const auto* update = std::get_if<UpdateCmd>(&command)) {
+      StatusOr<ResolvedRef> ref = ResolveBufferRef(update->target, update->data.size(), table);
+      status = ref.ok() ? target.Update(update->data.data(), *ref) : ref.status();
+    } else if (const auto* copy = std::get_if<CopyCmd>(&command)) {
+      StatusOr<ResolvedRef> source = ResolveBufferRef(copy->source, copy->length, table);
+      StatusOr<ResolvedRef> dest = ResolveBufferRef(copy->target, copy->length, table);
+      status = !source.ok() ? source.status() : !dest.ok() ? dest.status() : target.Copy(*source, *dest);
+    } else if (const auto* dispatch = std::get_if<DispatchCmd>(&command)) {
+      bindings.clear();
+      for (const BufferRef& binding : dispatch->bindings) {
+        StatusOr<ResolvedRef> ref = ResolveBufferRef(binding, binding.length, table);
+        if (!ref.ok()) {
+          status = ref.status();
+          break;
+        }
+        bindings.push_back(*ref);
+      }
+      ResolvedRef indirect;
+      if (status.ok() && dispatch->indirect) {
+        StatusOr<ResolvedRef> ref =
+            ResolveBufferRef(dispatch->config.workgroup_count_ref, 3 * sizeof(uint32_t), table);
+        if (ref.ok()) indirect = *ref; else status = ref.status();
+      }
+      if (status.ok()) {
+        status = target.Dispatch(*dispatch->executable, dispatch->export_ordinal,
+                                 dispatch->config.workgroup_count, dispatch->indirect ? &indirect : nullptr,
+                                 dispatch->constants, bindings);
+      }
+    } else {
+      status = target.Barrier();
+    }
+    if (!status.ok()) return status.Annotate(base::StrCat("command ", index, " of the command buffer"));
+  }
+  return Status::Ok();
+}
+
+}  // namespace iree_rt::hal::utils

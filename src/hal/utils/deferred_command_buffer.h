@@ -1,0 +1,82 @@
+// DeferredCommandBuffer: records commands into memory and replays them at submission onto a
+// CommandTarget, with every buffer reference resolved against the submission's binding table and
+// bounds-checked. CPU drivers execute the replay directly; GPU stream modes translate it.
+#ifndef IREE_RT_HAL_UTILS_DEFERRED_COMMAND_BUFFER_H_
+#define IREE_RT_HAL_UTILS_DEFERRED_COMMAND_BUFFER_H_
+
+#include <cstdint>
+#include <span>
+#include <variant>
+#include <vector>
+
+#include "hal/command_buffer.h"
+
+namespace iree_rt::hal::utils {
+
+// A buffer range after binding-table resolution: |buffer| is borrowed for the replay.
+struct ResolvedRef {
+  Buffer* buffer = nullptr;
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+
+// What a replay drives. Commands between barriers may be executed concurrently by the target.
+class CommandTarget {
+ public:
+  virtual ~CommandTarget() = default;
+  virtual base::Status Fill(const ResolvedRef& target, uint32_t pattern, uint32_t pattern_length) = 0;
+  virtual base::Status Update(const uint8_t* source, const ResolvedRef& target) = 0;
+  virtual base::Status Copy(const ResolvedRef& source, const ResolvedRef& target) = 0;
+  // |indirect_count| is set when the workgroup count must be read from a buffer at execution.
+  virtual base::Status Dispatch(Executable& executable, uint32_t export_ordinal,
+                                const uint32_t workgroup_count[3], const ResolvedRef* indirect_count,
+                                std::span<const uint32_t> constants,
+                                std::span<const ResolvedRef> bindings) = 0;
+  virtual base::Status Barrier() = 0;
+};
+
+class DeferredCommandBuffer final : public CommandBuffer {
+ public:
+  DeferredCommandBuffer(CommandBufferModeBits mode, CommandCategoryBits categories,
+                        uint32_t binding_capacity)
+      : CommandBuffer(mode, categories, binding_capacity) {}
+
+  // Replays every command in order. Stops at, and returns, the first error.
+  base::Status Replay(std::span<const BufferBinding> binding_table, CommandTarget& target) const;
+
+  size_t command_count() const { return commands_.size(); }
+
+ private:
+  struct FillCmd { BufferRef target; uint32_t pattern; uint32_t pattern_length; };
+  struct UpdateCmd { std::vector<uint8_t> data; BufferRef target; };
+  struct CopyCmd { BufferRef source; BufferRef target; uint64_t length; };
+  struct DispatchCmd {
+    base::Ref<Executable> executable;
+    uint32_t export_ordinal;
+    DispatchConfig config;
+    bool indirect;
+    std::vector<uint32_t> constants;
+    std::vector<BufferRef> bindings;
+  };
+  struct BarrierCmd {};
+  using Command = std::variant<FillCmd, UpdateCmd, CopyCmd, DispatchCmd, BarrierCmd>;
+
+  base::Status FillImpl(const BufferRef& target, uint32_t pattern, uint32_t pattern_length) override;
+  base::Status UpdateImpl(const void* source, uint64_t length, const BufferRef& target) override;
+  base::Status CopyImpl(const BufferRef& source, const BufferRef& target, uint64_t length) override;
+  base::Status DispatchImpl(const base::Ref<Executable>& executable, uint32_t export_ordinal,
+                            const DispatchConfig& config, std::span<const uint32_t> constants,
+                            std::span<const BufferRef> bindings, DispatchFlags flags) override;
+  base::Status ExecutionBarrierImpl() override;
+  base::Status FinalizeImpl() override { return base::Status::Ok(); }
+
+  std::vector<Command> commands_;
+};
+
+// Resolves |ref| (direct or slot) with |length| (kWholeBuffer = to the end of the range).
+base::StatusOr<ResolvedRef> ResolveBufferRef(const BufferRef& ref, uint64_t length,
+                                             std::span<const BufferBinding> binding_table);
+
+}  // namespace iree_rt::hal::utils
+
+#endif  // IREE_RT_HAL_UTILS_DEFERRED_COMMAND_BUFFER_H_

@@ -1,0 +1,54 @@
+// HostQueue: orders host-executed work by semaphores without blocking the submitter.
+//
+// Submit() retains the wait and signal semaphores, registers a timepoint on each unmet wait and
+// returns. When the last wait is met the work is handed to the executor (inline for local-sync,
+// a worker for local-task); afterwards the signals are advanced, or failed with the work's error
+// or a failed wait's status. Destruction cancels work still waiting (failing its signals with
+// CANCELLED) and waits for work already handed to the executor.
+#ifndef IREE_RT_HAL_UTILS_HOST_QUEUE_H_
+#define IREE_RT_HAL_UTILS_HOST_QUEUE_H_
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "base/status.h"
+#include "hal/semaphore.h"
+
+namespace iree_rt::hal::utils {
+
+class HostQueue {
+ public:
+  using Work = std::function<base::Status()>;
+  // Runs a closure: inline, or later on another thread. Must not drop it.
+  using Executor = std::function<void(std::function<void()>)>;
+
+  explicit HostQueue(Executor executor);
+  ~HostQueue();
+  HostQueue(const HostQueue&) = delete;
+  HostQueue& operator=(const HostQueue&) = delete;
+
+  void Submit(std::span<const SemaphorePoint> wait, std::span<const SemaphorePoint> signal, Work work);
+
+  // An executor that runs closures on the calling thread, turning nested submissions (work whose
+  // signal releases more work) into a loop instead of recursion.
+  static void RunInline(std::function<void()> closure);
+
+ private:
+  struct Operation;
+  void OnWaitResolved(const std::shared_ptr<Operation>& op, base::Status status);
+  void Run(const std::shared_ptr<Operation>& op);
+
+  Executor executor_;
+  std::mutex mutex_;
+  std::condition_variable idle_cv_;
+  std::set<std::shared_ptr<Operation>> waiting_;  // ops with unmet waits
+  size_t running_ = 0;                           // ops handed to the executor, not yet finished
+  bool shutting_down_ = false;
+};
+
+}  // namespace iree_rt::hal::utils
+
+#endif  // IREE_RT_HAL_UTILS_HOST_QUEUE_H_
