@@ -1,0 +1,46 @@
+#include "drivers/cpu/allocator.h"
+
+#include "hal/utils/heap_buffer.h"
+
+namespace iree_rt::drivers::cpu {
+
+using base::Ref;
+using base::StatusOr;
+using hal::utils::HeapBuffer;
+
+hal::BufferParams HostAllocator::Promote(const hal::BufferParams& params) {
+  hal::BufferParams promoted = params;
+  promoted.type |= hal::MemoryType::kHostVisible | hal::MemoryType::kHostCoherent |
+                   hal::MemoryType::kDeviceVisible;
+  promoted.type &= ~hal::MemoryType::kOptimal;
+  // Programs and users may map or transfer any CPU buffer; granting it keeps asserts passing.
+  promoted.usage |= hal::BufferUsage::kTransfer | hal::BufferUsage::kMappingScoped |
+                    hal::BufferUsage::kMappingPersistent | hal::BufferUsage::kMappingAccessRandom;
+  if (params.usage & hal::BufferUsage::kDispatch) {
+    promoted.usage |= hal::BufferUsage::kDispatchStorage | hal::BufferUsage::kDispatchIndirectParameters;
+  }
+  if (promoted.access == hal::MemoryAccess::kNone) promoted.access = hal::MemoryAccess::kAll;
+  return promoted;
+}
+
+StatusOr<Ref<hal::Buffer>> HostAllocator::AllocateBufferImpl(const hal::BufferParams& params,
+                                                             uint64_t size) {
+  hal::BufferParams promoted = Promote(params);
+  RT_ASSIGN_OR_RETURN(Ref<HeapBuffer> buffer,
+                      HeapBuffer::Allocate(promoted.type, promoted.usage, promoted.access, size,
+                                           [self = Ref<HostAllocator>::Retain(this)](uint64_t bytes) {
+                                             self->RecordDeallocation(bytes);
+                                           }));
+  RecordAllocation(size);
+  return Ref<hal::Buffer>(std::move(buffer));
+}
+
+StatusOr<Ref<hal::Buffer>> HostAllocator::ImportHostBufferImpl(const hal::BufferParams& params,
+                                                               void* host_ptr, uint64_t size,
+                                                               hal::HostReleaseCallback release) {
+  hal::BufferParams promoted = Promote(params);
+  return Ref<hal::Buffer>(HeapBuffer::Wrap(promoted.type, promoted.usage, promoted.access, host_ptr,
+                                           size, std::move(release)));
+}
+
+}  // namespace iree_rt::drivers::cpu

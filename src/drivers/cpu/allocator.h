@@ -1,0 +1,26 @@
+// cpu::HostAllocator: every CPU buffer is host memory, visible to both host and "device".
+#ifndef IREE_RT_DRIVERS_CPU_ALLOCATOR_H_
+#define IREE_RT_DRIVERS_CPU_ALLOCATOR_H_
+
+#include "hal/allocator.h"
+
+namespace iree_rt::drivers::cpu {
+
+class HostAllocator final : public hal::Allocator {
+ public:
+  explicit HostAllocator(uint64_t max_allocation_size) : hal::Allocator(max_allocation_size) {}
+
+  // What a CPU buffer reports for |params|: host memory is device-visible and mappable.
+  static hal::BufferParams Promote(const hal::BufferParams& params);
+
+ private:
+  base::StatusOr<base::Ref<hal::Buffer>> AllocateBufferImpl(const hal::BufferParams& params,
+                                                            uint64_t size) override;
+  base::StatusOr<base::Ref<hal::Buffer>> ImportHostBufferImpl(const hal::BufferParams& params,
+                                                              void* host_ptr, uint64_t size,
+                                                              hal::HostReleaseCallback release) override;
+};
+
+}  // namespace iree_rt::drivers::cpu
+
+#endif  // IREE_RT_DRIVERS_CPU_ALLOCATOR_H_

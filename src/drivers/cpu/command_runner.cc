@@ -1,0 +1,99 @@
+#include "drivers/cpu/command_runner.h"
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "drivers/cpu/executable.h"
+#include "drivers/cpu/task/flush_denormals.h"
+
+namespace iree_rt::drivers::cpu {
+
+using base::Status;
+using hal::utils::ResolvedRef;
+
+namespace {
+
+// Per-thread workgroup scratch, grown on demand: workgroups on one thread never overlap.
+uint8_t* LocalMemory(uint32_t size) {
+  struct Scratch {
+    uint8_t* data = nullptr;
+    uint32_t size = 0;
+    ~Scratch() { std::free(data); }
+  };
+  thread_local Scratch scratch;
+  if (size == 0) return nullptr;
+  if (scratch.size < size) {
+    std::free(scratch.data);
+    scratch.data = static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) / 64 * 64));
+    scratch.size = scratch.data ? size : 0;
+  }
+  return scratch.data;
+}
+
+}  // namespace
+
+Status CommandRunner::Fill(const ResolvedRef& target, uint32_t pattern, uint32_t pattern_length) {
+  return target.buffer->Fill(target.offset, target.length, pattern, pattern_length);
+}
+
+Status CommandRunner::Update(const uint8_t* source, const ResolvedRef& target) {
+  return target.buffer->Write(target.offset, source, target.length);
+}
+
+Status CommandRunner::Copy(const ResolvedRef& source, const ResolvedRef& target) {
+  return hal::Buffer::Copy(*source.buffer, source.offset, *target.buffer, target.offset, source.length);
+}
+
+Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordinal,
+                               const uint32_t workgroup_count[3], const ResolvedRef* indirect_count,
+                               std::span<const uint32_t> constants,
+                               std::span<const ResolvedRef> bindings) {
+  const Executable* cpu_executable = Executable::Cast(executable);
+  if (!cpu_executable) return base::InvalidArgumentError("executable was not loaded by a CPU device");
+  uint32_t count[3] = {workgroup_count[0], workgroup_count[1], workgroup_count[2]};
+  if (indirect_count) {
+    RT_RETURN_IF_ERROR(indirect_count->buffer->Read(indirect_count->offset, count, sizeof(count)));
+  }
+  uint64_t total = uint64_t{count[0]} * count[1] * count[2];
+  if (total == 0) return Status::Ok();
+  if (total > UINT32_MAX) {
+    return base::OutOfRangeError("dispatch of ", count[0], "x", count[1], "x", count[2],
+                                 " workgroups exceeds 2^32 workgroups");
+  }
+
+  std::vector<void*> binding_ptrs(bindings.size());
+  std::vector<size_t> binding_lengths(bindings.size());
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    // Read access: mapping only checks reachability; the kernel's own layout governs writes.
+    RT_ASSIGN_OR_RETURN(uint8_t* ptr, bindings[i].buffer->Map(hal::MemoryAccess::kRead,
+                                                              bindings[i].offset, bindings[i].length));
+    binding_ptrs[i] = ptr;
+    binding_lengths[i] = static_cast<size_t>(bindings[i].length);
+  }
+  const ExecutableLibrary& library = cpu_executable->library();
+  uint32_t concurrency = executor_ ? executor_->worker_count() + 1 : 1;
+  alignas(64) DispatchStateV0 state;
+  RT_RETURN_IF_ERROR(library.PrepareDispatch(export_ordinal, count, constants, binding_ptrs,
+                                             binding_lengths, std::min<uint32_t>(concurrency, 255),
+                                             &state));
+  const uint32_t local_size = cpu_executable->local_memory_size(export_ordinal);
+  const uint32_t count_x = count[0], count_xy = count[0] * count[1];
+  auto run_tile = [&](uint32_t tile, uint32_t processor_id) -> Status {
+    uint8_t* local = LocalMemory(local_size);
+    if (local_size && !local) {
+      return base::ResourceExhaustedError("cannot allocate ", local_size, " bytes of workgroup memory");
+    }
+    uint32_t z = tile / count_xy, rem = tile % count_xy;
+    return library.RunWorkgroup(export_ordinal, state, rem % count_x, rem / count_x, z, processor_id,
+                                local, local_size);
+  };
+  if (executor_ && total > 1) {
+    return executor_->ParallelFor(static_cast<uint32_t>(total), run_tile);
+  }
+  ScopedFlushDenormals flush;
+  for (uint32_t tile = 0; tile < total; ++tile) RT_RETURN_IF_ERROR(run_tile(tile, 0));
+  return Status::Ok();
+}
+
+}  // namespace iree_rt::drivers::cpu

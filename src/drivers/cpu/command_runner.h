@@ -1,0 +1,34 @@
+// cpu::CommandRunner: executes a replayed command buffer on the host. Transfers run on the calling
+// thread; each dispatch's workgroups run inline (local-sync) or are spread over the task executor's
+// workers (local-task). Commands run in order, which satisfies every barrier.
+#ifndef IREE_RT_DRIVERS_CPU_COMMAND_RUNNER_H_
+#define IREE_RT_DRIVERS_CPU_COMMAND_RUNNER_H_
+
+#include "drivers/cpu/task/task_executor.h"
+#include "hal/utils/deferred_command_buffer.h"
+
+namespace iree_rt::drivers::cpu {
+
+class CommandRunner final : public hal::utils::CommandTarget {
+ public:
+  // |executor| may be null: dispatches then run on the calling thread.
+  explicit CommandRunner(TaskExecutor* executor) : executor_(executor) {}
+
+  base::Status Fill(const hal::utils::ResolvedRef& target, uint32_t pattern,
+                    uint32_t pattern_length) override;
+  base::Status Update(const uint8_t* source, const hal::utils::ResolvedRef& target) override;
+  base::Status Copy(const hal::utils::ResolvedRef& source,
+                    const hal::utils::ResolvedRef& target) override;
+  base::Status Dispatch(hal::Executable& executable, uint32_t export_ordinal,
+                        const uint32_t workgroup_count[3], const hal::utils::ResolvedRef* indirect_count,
+                        std::span<const uint32_t> constants,
+                        std::span<const hal::utils::ResolvedRef> bindings) override;
+  base::Status Barrier() override { return base::Status::Ok(); }
+
+ private:
+  TaskExecutor* executor_;
+};
+
+}  // namespace iree_rt::drivers::cpu
+
+#endif  // IREE_RT_DRIVERS_CPU_COMMAND_RUNNER_H_

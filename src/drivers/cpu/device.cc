@@ -1,0 +1,84 @@
+#include "drivers/cpu/device.h"
+
+#include <vector>
+
+#include "drivers/cpu/allocator.h"
+#include "drivers/cpu/command_runner.h"
+#include "drivers/cpu/executable_cache.h"
+#include "drivers/cpu/loader/executable_library.h"
+#include "hal/utils/deferred_command_buffer.h"
+#include "hal/utils/host_semaphore.h"
+
+namespace iree_rt::drivers::cpu {
+
+using base::Ref;
+using base::Status;
+using base::StatusOr;
+
+Device::Device(std::string id, const DeviceOptions& options)
+    : hal::Device(std::move(id), base::MakeRef<HostAllocator>(options.max_allocation_size)),
+      executor_(options.executor) {
+  hal::utils::HostQueue::Executor run;
+  if (executor_) {
+    run = [executor = executor_.get()](std::function<void()> closure) { executor->Post(std::move(closure)); };
+  } else {
+    run = [](std::function<void()> closure) { hal::utils::HostQueue::RunInline(std::move(closure)); };
+  }
+  queue_ = std::make_unique<hal::utils::HostQueue>(std::move(run));
+}
+
+Device::~Device() {
+  // Cancel and drain queue work before the executor it runs on goes away.
+  queue_.reset();
+}
+
+StatusOr<int64_t> Device::QueryI64Impl(std::string_view category, std::string_view key) {
+  if (category == "hal.executable.format") return ExecutableLibrary::SupportsFormat(key) ? 1 : 0;
+  if (category == "hal.device" && key == "concurrency") return 1;  // one queue
+  if (category == "hal.dispatch" && key == "concurrency") {
+    return executor_ ? static_cast<int64_t>(executor_->worker_count()) : 1;
+  }
+  // TODO(#4): answer hal.cpu feature queries from the processor data.
+  return base::NotFoundError("device '", id(), "' has no query value for ", category, " :: ", key);
+}
+
+StatusOr<Ref<hal::CommandBuffer>> Device::CreateCommandBufferImpl(hal::CommandBufferModeBits mode,
+                                                                  hal::CommandCategoryBits categories,
+                                                                  uint32_t binding_capacity) {
+  return Ref<hal::CommandBuffer>(
+      base::MakeRef<hal::utils::DeferredCommandBuffer>(mode, categories, binding_capacity));
+}
+
+StatusOr<Ref<hal::Semaphore>> Device::CreateSemaphoreImpl(uint64_t initial_value) {
+  return Ref<hal::Semaphore>(base::MakeRef<hal::utils::HostSemaphore>(initial_value));
+}
+
+StatusOr<Ref<hal::ExecutableCache>> Device::CreateExecutableCacheImpl() {
+  return Ref<hal::ExecutableCache>(base::MakeRef<ExecutableCache>());
+}
+
+Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
+                                const Ref<hal::CommandBuffer>& command_buffer,
+                                std::span<const hal::BufferBinding> binding_table) {
+  if (!command_buffer) {
+    queue_->Submit(wait, signal, [] { return Status::Ok(); });
+    return Status::Ok();
+  }
+  auto* deferred = dynamic_cast<hal::utils::DeferredCommandBuffer*>(command_buffer.get());
+  if (!deferred) return base::InvalidArgumentError("command buffer was not created by a CPU device");
+  // The submission owns the command buffer and a copy of the table until it signals.
+  std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());
+  queue_->Submit(wait, signal,
+                 [this, cb = command_buffer, deferred, table = std::move(table)]() {
+                   CommandRunner runner(executor_.get());
+                   return deferred->Replay(table, runner);
+                 });
+  return Status::Ok();
+}
+
+Status Device::QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal, hal::HostCall call) {
+  queue_->Submit(wait, signal, std::move(call));
+  return Status::Ok();
+}
+
+}  // namespace iree_rt::drivers::cpu

@@ -1,0 +1,49 @@
+// cpu::Device: the local-sync and local-task devices.
+//
+// local-sync runs every queue operation on the thread that makes it ready (the submitter, or the
+// thread whose signal met the last wait). local-task hands ready operations to a TaskExecutor and
+// spreads each dispatch's workgroups over its workers. Neither blocks a submitter on a wait.
+#ifndef IREE_RT_DRIVERS_CPU_DEVICE_H_
+#define IREE_RT_DRIVERS_CPU_DEVICE_H_
+
+#include <memory>
+
+#include "drivers/cpu/task/task_executor.h"
+#include "hal/device.h"
+#include "hal/utils/host_queue.h"
+
+namespace iree_rt::drivers::cpu {
+
+struct DeviceOptions {
+  // Null for local-sync.
+  base::Ref<TaskExecutor> executor;
+  uint64_t max_allocation_size = uint64_t{1} << 40;
+};
+
+class Device final : public hal::Device {
+ public:
+  Device(std::string id, const DeviceOptions& options);
+  ~Device() override;
+
+  TaskExecutor* executor() const { return executor_.get(); }
+
+ private:
+  base::StatusOr<int64_t> QueryI64Impl(std::string_view category, std::string_view key) override;
+  base::StatusOr<base::Ref<hal::CommandBuffer>> CreateCommandBufferImpl(
+      hal::CommandBufferModeBits mode, hal::CommandCategoryBits categories,
+      uint32_t binding_capacity) override;
+  base::StatusOr<base::Ref<hal::Semaphore>> CreateSemaphoreImpl(uint64_t initial_value) override;
+  base::StatusOr<base::Ref<hal::ExecutableCache>> CreateExecutableCacheImpl() override;
+  base::Status QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
+                                const base::Ref<hal::CommandBuffer>& command_buffer,
+                                std::span<const hal::BufferBinding> binding_table) override;
+  base::Status QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
+                                 hal::HostCall call) override;
+
+  base::Ref<TaskExecutor> executor_;
+  std::unique_ptr<hal::utils::HostQueue> queue_;
+};
+
+}  // namespace iree_rt::drivers::cpu
+
+#endif  // IREE_RT_DRIVERS_CPU_DEVICE_H_

@@ -1,0 +1,38 @@
+// cpu::Executable: a loaded CPU executable library (embedded ELF or system library).
+#ifndef IREE_RT_DRIVERS_CPU_EXECUTABLE_H_
+#define IREE_RT_DRIVERS_CPU_EXECUTABLE_H_
+
+#include <memory>
+
+#include "drivers/cpu/loader/executable_library.h"
+#include "hal/executable.h"
+
+namespace iree_rt::drivers::cpu {
+
+class Executable final : public hal::Executable {
+ public:
+  static base::StatusOr<base::Ref<Executable>> Load(std::string_view format,
+                                                    std::span<const uint8_t> data,
+                                                    std::span<const uint32_t> constants);
+
+  const ExecutableLibrary& library() const { return *library_; }
+  // Bytes of workgroup-local memory |ordinal| needs.
+  uint32_t local_memory_size(uint32_t ordinal) const {
+    return library_->export_info(ordinal).local_memory_size;
+  }
+
+  // Down-cast from a HAL executable; null if it belongs to another driver.
+  static const Executable* Cast(const hal::Executable& executable) {
+    return dynamic_cast<const Executable*>(&executable);
+  }
+
+ private:
+  Executable(std::vector<hal::ExportInfo> exports, std::unique_ptr<ExecutableLibrary> library)
+      : hal::Executable(std::move(exports)), library_(std::move(library)) {}
+
+  std::unique_ptr<ExecutableLibrary> library_;
+};
+
+}  // namespace iree_rt::drivers::cpu
+
+#endif  // IREE_RT_DRIVERS_CPU_EXECUTABLE_H_
