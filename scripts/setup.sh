@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what building and testing iree_rt needs, if missing: Debian packages, and the pinned
+# upstream compiler (iree-base-compiler==3.13.0) in a virtualenv at build/venv.
+# Idempotent and quiet when everything is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+IREE_VERSION=3.13.0
+APT_PACKAGES=(cmake ninja-build g++ clang python3 python3-venv python3-pip libgtest-dev libgmock-dev
+              libbenchmark-dev binutils pkg-config)
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+# Toolchains installed outside apt (e.g. a pyenv python) satisfy their package.
+command -v python3 >/dev/null && python3 -c 'import venv, ensurepip' 2>/dev/null &&
+  missing=("${missing[@]/python3-venv}") && missing=("${missing[@]/python3-pip}") && missing=("${missing[@]/python3}")
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! build/venv/bin/iree-compile --version 2>/dev/null | grep -q "$IREE_VERSION"; then
+  echo "setup: installing iree-base-compiler==$IREE_VERSION into build/venv"
+  mkdir -p build
+  python3 -m venv build/venv
+  build/venv/bin/pip install -q --disable-pip-version-check "iree-base-compiler==$IREE_VERSION"
+fi
