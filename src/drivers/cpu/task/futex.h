@@ -1,0 +1,31 @@
+// Sleep/wake on a 32-bit atomic word, and a spin-loop hint, for the task system's idle paths.
+//
+// A raw futex (rather than a mutex + condition variable) lets a waker skip the syscall when no
+// thread sleeps and lets a sleeper re-check its condition atomically with going to sleep; a
+// futex wake costs microseconds (docs: perf_anchors.md §5), so callers spin briefly first.
+#ifndef IREE_RT_DRIVERS_CPU_TASK_FUTEX_H_
+#define IREE_RT_DRIVERS_CPU_TASK_FUTEX_H_
+
+#include <atomic>
+#include <cstdint>
+
+namespace iree_rt::drivers::cpu {
+
+// Blocks while |*word| == |expected|. May return spuriously: callers re-check in a loop.
+void FutexWait(std::atomic<uint32_t>* word, uint32_t expected);
+
+// Wakes up to |count| threads blocked in FutexWait on |word|.
+void FutexWake(std::atomic<uint32_t>* word, uint32_t count);
+
+// Tells the CPU the caller is spinning (x86 PAUSE, arm YIELD) so a sibling hyperthread runs.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+}  // namespace iree_rt::drivers::cpu
+
+#endif  // IREE_RT_DRIVERS_CPU_TASK_FUTEX_H_
