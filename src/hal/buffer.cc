@@ -117,7 +117,15 @@ StatusOr<uint8_t*> Buffer::Map(MemoryAccessBits access, uint64_t offset, uint64_
   return root->MapImpl(byte_offset_ + offset, resolved);
 }
 
+// Host transfers need an exact byte count: the other side is caller memory of unknown size.
+static Status CheckExactLength(uint64_t length, const char* what) {
+  if (length == kWholeBuffer) return base::InvalidArgumentError(what, " needs an exact length, not WHOLE_BUFFER");
+  return Status::Ok();
+}
+
 Status Buffer::Read(uint64_t offset, void* target, uint64_t length) {
+  RT_RETURN_IF_ERROR(CheckExactLength(length, "buffer read"));
+  RT_RETURN_IF_ERROR(ResolveRange(offset, length).status());
   if (length == 0) return Status::Ok();
   if (!target) return base::InvalidArgumentError("null read target");
   RT_ASSIGN_OR_RETURN(uint8_t* source, Map(MemoryAccess::kRead, offset, length));
@@ -126,6 +134,8 @@ Status Buffer::Read(uint64_t offset, void* target, uint64_t length) {
 }
 
 Status Buffer::Write(uint64_t offset, const void* source, uint64_t length) {
+  RT_RETURN_IF_ERROR(CheckExactLength(length, "buffer write"));
+  RT_RETURN_IF_ERROR(ResolveRange(offset, length).status());
   if (length == 0) return Status::Ok();
   if (!source) return base::InvalidArgumentError("null write source");
   RT_ASSIGN_OR_RETURN(uint8_t* target, Map(MemoryAccess::kWrite, offset, length));
@@ -148,6 +158,8 @@ Status Buffer::ValidateFillPattern(uint64_t offset, uint64_t length, uint32_t pa
 Status Buffer::Fill(uint64_t offset, uint64_t length, uint32_t pattern, uint32_t pattern_length) {
   RT_RETURN_IF_ERROR(ValidateFillPattern(offset, length, pattern_length));
   RT_ASSIGN_OR_RETURN(uint64_t resolved, ResolveRange(offset, length));
+  // A WHOLE_BUFFER length is only checked now: a partial last pattern would write past the range.
+  RT_RETURN_IF_ERROR(ValidateFillPattern(offset, resolved, pattern_length));
   if (resolved == 0) return Status::Ok();
   RT_ASSIGN_OR_RETURN(uint8_t* target, Map(MemoryAccess::kWrite, offset, resolved));
   if (pattern_length == 1) {
@@ -160,6 +172,9 @@ Status Buffer::Fill(uint64_t offset, uint64_t length, uint32_t pattern, uint32_t
 
 Status Buffer::Copy(Buffer& source, uint64_t source_offset, Buffer& target, uint64_t target_offset,
                     uint64_t length) {
+  RT_RETURN_IF_ERROR(CheckExactLength(length, "buffer copy"));
+  RT_RETURN_IF_ERROR(source.ResolveRange(source_offset, length).status());
+  RT_RETURN_IF_ERROR(target.ResolveRange(target_offset, length).status());
   if (length == 0) return Status::Ok();
   RT_ASSIGN_OR_RETURN(uint8_t* src, source.Map(MemoryAccess::kRead, source_offset, length));
   RT_ASSIGN_OR_RETURN(uint8_t* dst, target.Map(MemoryAccess::kWrite, target_offset, length));

@@ -42,6 +42,7 @@ Status CommandBuffer::Fill(const BufferRef& target, uint32_t pattern, uint32_t p
 
 Status CommandBuffer::Update(const void* source, uint64_t length, const BufferRef& target) {
   RT_RETURN_IF_ERROR(ValidateRecording(CommandCategory::kTransfer));
+  if (length == kWholeBuffer) return base::InvalidArgumentError("update needs an exact length, not WHOLE_BUFFER");
   if (!source && length) return base::InvalidArgumentError("update source is null");
   RT_RETURN_IF_ERROR(ValidateRef(target, BufferUsage::kTransferTarget, "update target", length));
   return UpdateImpl(source, length, target);
@@ -49,6 +50,7 @@ Status CommandBuffer::Update(const void* source, uint64_t length, const BufferRe
 
 Status CommandBuffer::Copy(const BufferRef& source, const BufferRef& target, uint64_t length) {
   RT_RETURN_IF_ERROR(ValidateRecording(CommandCategory::kTransfer));
+  if (length == kWholeBuffer) return base::InvalidArgumentError("copy needs an exact length, not WHOLE_BUFFER");
   RT_RETURN_IF_ERROR(ValidateRef(source, BufferUsage::kTransferSource, "copy source", length));
   RT_RETURN_IF_ERROR(ValidateRef(target, BufferUsage::kTransferTarget, "copy target", length));
   return CopyImpl(source, target, length);

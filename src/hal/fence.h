@@ -1,11 +1,12 @@
 // hal::Fence: a set of semaphore timepoints, at most one per semaphore (the highest value wins).
 //
 // A fence is reached when every timepoint is reached, and failed when any semaphore failed.
-// An empty fence is always reached. Thread-safety: Insert must not race with other calls.
+// An empty fence is always reached. Thread-safety: every method may be called from any thread.
 #ifndef IREE_RT_HAL_FENCE_H_
 #define IREE_RT_HAL_FENCE_H_
 
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "base/ref_object.h"
@@ -23,8 +24,8 @@ class Fence : public base::RefObject {
   // Adds "|semaphore| reaches |value|", keeping the larger value if the semaphore is present.
   base::Status Insert(const base::Ref<Semaphore>& semaphore, uint64_t value);
 
-  size_t size() const { return semaphores_.size(); }
-  // The timepoints, borrowed for as long as the fence lives.
+  size_t size() const;
+  // The timepoints. The semaphores are borrowed: valid while the fence lives.
   std::vector<SemaphorePoint> points() const;
 
   // OK if reached, DEFERRED if not yet, or the first failure found.
@@ -40,6 +41,10 @@ class Fence : public base::RefObject {
   friend base::Ref<T> base::MakeRef(Args&&... args);
   Fence() = default;
 
+  // Copies the timepoints under the lock; the operations then run unlocked (waits block).
+  void Snapshot(std::vector<base::Ref<Semaphore>>* semaphores, std::vector<uint64_t>* values) const;
+
+  mutable std::mutex mutex_;
   std::vector<base::Ref<Semaphore>> semaphores_;
   std::vector<uint64_t> values_;
 };
