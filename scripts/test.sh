@@ -16,14 +16,15 @@ run_suite() {
   local name=$1 dir=$2 flags=$3
   shift 3
   echo "=== $name: configure and build ($dir)"
-  if ! cmake -G Ninja -S . -B "$dir" $flags >"$dir.configure.log" 2>&1; then
-    cat "$dir.configure.log"; failed_runs+=("$name (configure)"); total_fail=$((total_fail + 1)); return
+  mkdir -p "$dir"
+  if ! cmake -G Ninja -S . -B "$dir" $flags >"$dir/test.configure.log" 2>&1; then
+    cat "$dir/test.configure.log"; failed_runs+=("$name (configure)"); total_fail=$((total_fail + 1)); return
   fi
-  if ! ninja -C "$dir" -j"$JOBS" >"$dir.build.log" 2>&1; then
-    tail -n 60 "$dir.build.log"; failed_runs+=("$name (build)"); total_fail=$((total_fail + 1)); return
+  if ! ninja -C "$dir" -j"$JOBS" >"$dir/test.build.log" 2>&1; then
+    tail -n 60 "$dir/test.build.log"; failed_runs+=("$name (build)"); total_fail=$((total_fail + 1)); return
   fi
   echo "=== $name: ctest"
-  local log="$dir.ctest.log"
+  local log="$dir/test.ctest.log"
   (cd "$dir" && ctest --output-on-failure -j"$JOBS" "$@") 2>&1 | tee "$log"
   local summary pass fail
   summary=$(grep -E '[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+' "$log" | tail -n 1)

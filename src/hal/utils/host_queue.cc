@@ -20,31 +20,55 @@ struct HostQueue::Operation {
   Work work;
 };
 
-HostQueue::HostQueue(Executor executor) : executor_(std::move(executor)) {}
+struct HostQueue::Shared {
+  HostQueue* queue;
+  std::mutex mutex;
+  std::condition_variable idle_cv;
+  std::set<std::shared_ptr<Operation>> waiting;  // ops with unmet waits
+  size_t running = 0;                           // ops claimed for the executor, not yet finished
+};
+
+HostQueue::HostQueue(Executor executor)
+    : executor_(std::move(executor)), shared_(std::make_shared<Shared>()) {
+  shared_->queue = this;
+}
 
 HostQueue::~HostQueue() {
-  std::set<std::shared_ptr<Operation>> waiting;
+  // Ops are claimed (dispatched = true) only under shared_->mutex, together with the running
+  // count, so every op is either cancelled here or counted and waited for below. A callback that
+  // fires later finds its op claimed and never touches this queue.
+  std::vector<std::shared_ptr<Operation>> claimed;
   {
-    std::unique_lock<std::mutex> lock(mutex_);
-    shutting_down_ = true;
-    waiting.swap(waiting_);
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    for (const std::shared_ptr<Operation>& op : shared_->waiting) {
+      std::lock_guard<std::mutex> op_lock(op->mutex);
+      if (!op->dispatched) {
+        op->dispatched = true;
+        claimed.push_back(op);
+      }
+    }
+    shared_->waiting.clear();
   }
   Status cancelled(base::StatusCode::kCancelled, "device destroyed with queue work still waiting");
-  for (const std::shared_ptr<Operation>& op : waiting) {
-    bool claimed = false;
-    {
-      std::lock_guard<std::mutex> lock(op->mutex);
-      if (!op->dispatched) claimed = op->dispatched = true;
-    }
-    if (!claimed) continue;
-    for (size_t i = 0; i < op->wait_semaphores.size(); ++i) {
-      if (op->wait_ids[i]) op->wait_semaphores[i]->CancelNotify(op->wait_ids[i]);
-    }
+  for (const std::shared_ptr<Operation>& op : claimed) {
+    CancelWaits(*op);
     for (const Ref<Semaphore>& semaphore : op->signal_semaphores) semaphore->Fail(cancelled);
     op->work = nullptr;
   }
-  std::unique_lock<std::mutex> lock(mutex_);
-  idle_cv_.wait(lock, [&] { return running_ == 0; });
+  std::unique_lock<std::mutex> lock(shared_->mutex);
+  shared_->idle_cv.wait(lock, [&] { return shared_->running == 0; });
+}
+
+void HostQueue::CancelWaits(Operation& op) {
+  // Waits registered after the op was decided see |dispatched| and return when they fire.
+  std::vector<Semaphore::TimepointId> ids;
+  {
+    std::lock_guard<std::mutex> lock(op.mutex);
+    ids = op.wait_ids;
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i]) op.wait_semaphores[i]->CancelNotify(ids[i]);
+  }
 }
 
 void HostQueue::Submit(std::span<const SemaphorePoint> wait, std::span<const SemaphorePoint> signal,
@@ -61,44 +85,35 @@ void HostQueue::Submit(std::span<const SemaphorePoint> wait, std::span<const Sem
   op->wait_ids.resize(wait.size(), 0);
   for (const SemaphorePoint& point : wait) op->wait_semaphores.push_back(Ref<Semaphore>::Retain(point.semaphore));
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    waiting_.insert(op);
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->waiting.insert(op);
   }
   for (size_t i = 0; i < wait.size(); ++i) {
     Semaphore::TimepointId id = wait[i].semaphore->NotifyAt(
-        wait[i].value, [this, op](Status status) { OnWaitResolved(op, std::move(status)); });
+        wait[i].value, [shared = shared_, op](Status status) { OnWaitResolved(shared, op, std::move(status)); });
     std::lock_guard<std::mutex> lock(op->mutex);
     op->wait_ids[i] = id;
   }
-  OnWaitResolved(op, Status::Ok());
+  OnWaitResolved(shared_, op, Status::Ok());
 }
 
-void HostQueue::OnWaitResolved(const std::shared_ptr<Operation>& op, Status status) {
+void HostQueue::OnWaitResolved(const std::shared_ptr<Shared>& shared,
+                               const std::shared_ptr<Operation>& op, Status status) {
+  HostQueue* queue;
   {
-    std::lock_guard<std::mutex> lock(op->mutex);
+    std::lock_guard<std::mutex> lock(shared->mutex);
+    std::lock_guard<std::mutex> op_lock(op->mutex);
     if (op->dispatched) return;
     if (!status.ok() && op->failure.ok()) op->failure = std::move(status);
     // A failed wait decides the op at once; the other waits no longer matter.
     if (--op->remaining > 0 && op->failure.ok()) return;
     op->dispatched = true;
+    shared->waiting.erase(op);
+    ++shared->running;  // keeps the queue alive until Run finishes
+    queue = shared->queue;
   }
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    waiting_.erase(op);
-    ++running_;
-  }
-  if (!op->failure.ok()) {
-    // Waits registered after this point see |dispatched| and return when they fire.
-    std::vector<Semaphore::TimepointId> ids;
-    {
-      std::lock_guard<std::mutex> lock(op->mutex);
-      ids = op->wait_ids;
-    }
-    for (size_t i = 0; i < ids.size(); ++i) {
-      if (ids[i]) op->wait_semaphores[i]->CancelNotify(ids[i]);
-    }
-  }
-  executor_([this, op] { Run(op); });
+  if (!op->failure.ok()) CancelWaits(*op);
+  queue->executor_([queue, op] { queue->Run(op); });
 }
 
 void HostQueue::Run(const std::shared_ptr<Operation>& op) {
@@ -117,8 +132,9 @@ void HostQueue::Run(const std::shared_ptr<Operation>& op) {
     for (const Ref<Semaphore>& semaphore : op->signal_semaphores) semaphore->Fail(status);
   }
   op->signal_semaphores.clear();
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (--running_ == 0) idle_cv_.notify_all();
+  std::shared_ptr<Shared> shared = shared_;  // the queue may be destroyed once running hits 0
+  std::lock_guard<std::mutex> lock(shared->mutex);
+  if (--shared->running == 0) shared->idle_cv.notify_all();
 }
 
 void HostQueue::RunInline(std::function<void()> closure) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <vector>
 
 #include "base/status.h"
 #include "hal/semaphore.h"
@@ -38,15 +39,15 @@ class HostQueue {
 
  private:
   struct Operation;
-  void OnWaitResolved(const std::shared_ptr<Operation>& op, base::Status status);
+  // Bookkeeping shared with the wait callbacks, which may fire after the queue is gone.
+  struct Shared;
+  static void OnWaitResolved(const std::shared_ptr<Shared>& shared,
+                             const std::shared_ptr<Operation>& op, base::Status status);
+  static void CancelWaits(Operation& op);
   void Run(const std::shared_ptr<Operation>& op);
 
   Executor executor_;
-  std::mutex mutex_;
-  std::condition_variable idle_cv_;
-  std::set<std::shared_ptr<Operation>> waiting_;  // ops with unmet waits
-  size_t running_ = 0;                           // ops handed to the executor, not yet finished
-  bool shutting_down_ = false;
+  std::shared_ptr<Shared> shared_;
 };
 
 }  // namespace iree_rt::hal::utils
