@@ -10,7 +10,7 @@ using base::Status;
 HostSemaphore::~HostSemaphore() {
   // Nobody can signal us any more: release queued work instead of leaving it hanging forever.
   Status cancelled(base::StatusCode::kCancelled, "semaphore destroyed before reaching the awaited value");
-  for (auto& [id, timepoint] : timepoints_) timepoint.callback(cancelled);
+  for (auto& [value, timepoint] : timepoints_) timepoint.callback(cancelled);
 }
 
 base::StatusOr<uint64_t> HostSemaphore::QueryImpl() {
@@ -30,14 +30,12 @@ Status HostSemaphore::SignalImpl(uint64_t value) {
       return base::OutOfRangeError("semaphore values must increase: current ", value_, ", signaled ", value);
     }
     value_ = value;
-    for (auto it = timepoints_.begin(); it != timepoints_.end();) {
-      if (it->second.value <= value) {
-        ready.push_back(std::move(it->second.callback));
-        it = timepoints_.erase(it);
-      } else {
-        ++it;
-      }
+    auto end = timepoints_.upper_bound(value);
+    for (auto it = timepoints_.begin(); it != end; ++it) {
+      ready.push_back(std::move(it->second.callback));
+      timepoints_by_id_.erase(it->second.id);
     }
+    timepoints_.erase(timepoints_.begin(), end);
     if (waiters_) cv_.notify_all();
   }
   // Callbacks run unlocked: they may signal this very semaphore again.
@@ -51,8 +49,9 @@ void HostSemaphore::FailImpl(Status status) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!failure_.ok()) return;  // the first failure sticks
     failure_ = status;
-    for (auto& [id, timepoint] : timepoints_) ready.push_back(std::move(timepoint.callback));
+    for (auto& [value, timepoint] : timepoints_) ready.push_back(std::move(timepoint.callback));
     timepoints_.clear();
+    timepoints_by_id_.clear();
     if (waiters_) cv_.notify_all();
   }
   for (Callback& callback : ready) callback(status);
@@ -82,7 +81,7 @@ Semaphore::TimepointId HostSemaphore::NotifyAtImpl(uint64_t value, Callback call
     std::lock_guard<std::mutex> lock(mutex_);
     if (failure_.ok() && value_ < value) {
       TimepointId id = next_id_++;
-      timepoints_.emplace(id, Timepoint{value, std::move(callback)});
+      timepoints_by_id_.emplace(id, timepoints_.emplace(value, Timepoint{id, std::move(callback)}));
       return id;
     }
     now = failure_;
@@ -92,8 +91,14 @@ Semaphore::TimepointId HostSemaphore::NotifyAtImpl(uint64_t value, Callback call
 }
 
 bool HostSemaphore::CancelNotifyImpl(TimepointId id) {
+  Callback dropped;  // destroyed unlocked: it may own the last reference to anything
   std::lock_guard<std::mutex> lock(mutex_);
-  return timepoints_.erase(id) > 0;
+  auto it = timepoints_by_id_.find(id);
+  if (it == timepoints_by_id_.end()) return false;
+  dropped = std::move(it->second->second.callback);
+  timepoints_.erase(it->second);
+  timepoints_by_id_.erase(it);
+  return true;
 }
 
 }  // namespace iree_rt::hal::utils

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 
 #include "hal/semaphore.h"
 
@@ -17,10 +18,13 @@ class HostSemaphore final : public Semaphore {
   ~HostSemaphore() override;
 
  private:
+  // Pending timepoints ordered by value, so a signal releases a prefix instead of scanning all
+  // of them (a long queue chain on one timeline would otherwise cost O(n^2)).
   struct Timepoint {
-    uint64_t value;
+    TimepointId id;
     Callback callback;
   };
+  using TimepointMap = std::multimap<uint64_t, Timepoint>;
 
   base::StatusOr<uint64_t> QueryImpl() override;
   base::Status SignalImpl(uint64_t value) override;
@@ -35,7 +39,8 @@ class HostSemaphore final : public Semaphore {
   base::Status failure_;
   int waiters_ = 0;
   TimepointId next_id_ = 1;
-  std::map<TimepointId, Timepoint> timepoints_;
+  TimepointMap timepoints_;
+  std::unordered_map<TimepointId, TimepointMap::iterator> timepoints_by_id_;
 };
 
 }  // namespace iree_rt::hal::utils

@@ -1,0 +1,166 @@
+// FileTest: QueueRead/QueueWrite between buffers and hal::File (IREE file/file_test), over a
+// host-memory file (utils::MemoryFile).
+#include <atomic>
+#include <numeric>
+
+#include "cts_test.h"
+#include "hal/utils/memory_file.h"
+
+namespace iree_rt::cts {
+namespace {
+
+using base::Ref;
+using base::Status;
+using base::StatusCode;
+using hal::SemaphorePoint;
+
+class FileTest : public CtsTest {
+ protected:
+  // A file over |storage_|, which holds byte i = i * 3 + 1 (mod 256).
+  Ref<hal::File> CreateFile(uint64_t length, bool writable = true) {
+    storage_.resize(length);
+    for (uint64_t i = 0; i < length; ++i) storage_[i] = static_cast<uint8_t>(i * 3 + 1);
+    return base::MakeRef<hal::utils::MemoryFile>(storage_.data(), length, writable,
+                                                 [this] { file_released_ = true; });
+  }
+  std::vector<uint8_t> FileBytes(uint64_t offset, uint64_t length) const {
+    return std::vector<uint8_t>(storage_.begin() + offset, storage_.begin() + offset + length);
+  }
+
+  Status Read(const Ref<hal::File>& file, uint64_t file_offset, const Ref<hal::Buffer>& buffer,
+              uint64_t buffer_offset, uint64_t length) {
+    Ref<hal::Semaphore> done = CreateSemaphore();
+    if (!done) return base::InternalError("no semaphore");
+    SemaphorePoint signal{done.get(), 1};
+    RT_RETURN_IF_ERROR(device().QueueRead(hal::kQueueAffinityAny, {}, {&signal, 1}, file, file_offset, buffer,
+                                          buffer_offset, length));
+    return WaitFor(*done, 1);
+  }
+  Status Write(const Ref<hal::Buffer>& buffer, uint64_t buffer_offset, const Ref<hal::File>& file,
+               uint64_t file_offset, uint64_t length) {
+    Ref<hal::Semaphore> done = CreateSemaphore();
+    if (!done) return base::InternalError("no semaphore");
+    SemaphorePoint signal{done.get(), 1};
+    RT_RETURN_IF_ERROR(device().QueueWrite(hal::kQueueAffinityAny, {}, {&signal, 1}, buffer, buffer_offset, file,
+                                           file_offset, length));
+    return WaitFor(*done, 1);
+  }
+
+  std::vector<uint8_t> storage_;
+  std::atomic<bool> file_released_{false};
+};
+
+TEST_P(FileTest, ReadEntireFile) {
+  Ref<hal::File> file = CreateFile(128, false);
+  Ref<hal::Buffer> buffer = AllocateFilled(128, 0);
+  ASSERT_TRUE(file && buffer);
+  ASSERT_TRUE(IsOk(Read(file, 0, buffer, 0, 128)));
+  EXPECT_EQ(ReadBytes(*buffer), FileBytes(0, 128));
+}
+
+TEST_P(FileTest, ReadSubrangeWithOffsets) {
+  Ref<hal::File> file = CreateFile(512, false);
+  Ref<hal::Buffer> buffer = AllocateFilled(256, 0);
+  ASSERT_TRUE(file && buffer);
+  ASSERT_TRUE(IsOk(Read(file, 97, buffer, 13, 211)));
+  std::vector<uint8_t> expected(256, 0);
+  const std::vector<uint8_t> read = FileBytes(97, 211);
+  std::copy(read.begin(), read.end(), expected.begin() + 13);
+  EXPECT_EQ(ReadBytes(*buffer), expected);
+}
+
+TEST_P(FileTest, WriteSubrangeWithOffsets) {
+  Ref<hal::File> file = CreateFile(512);
+  std::vector<uint8_t> bytes(256);
+  std::iota(bytes.begin(), bytes.end(), uint8_t{100});
+  Ref<hal::Buffer> buffer = AllocateWith(bytes);
+  ASSERT_TRUE(file && buffer);
+  const std::vector<uint8_t> before = storage_;
+  ASSERT_TRUE(IsOk(Write(buffer, 13, file, 97, 211)));
+  std::vector<uint8_t> expected = before;
+  std::copy(bytes.begin() + 13, bytes.begin() + 13 + 211, expected.begin() + 97);
+  EXPECT_EQ(storage_, expected);
+}
+
+TEST_P(FileTest, ChainedWriteThenReadWithSemaphores) {
+  Ref<hal::File> file = CreateFile(64);
+  Ref<hal::Buffer> source = AllocateFilled(64, 0xAB);
+  Ref<hal::Buffer> target = AllocateFilled(64, 0);
+  Ref<hal::Semaphore> semaphore = CreateSemaphore();
+  ASSERT_TRUE(file && source && target && semaphore);
+  SemaphorePoint s1{semaphore.get(), 1}, s2{semaphore.get(), 2};
+  // The read is submitted first and waits on the write.
+  ASSERT_TRUE(IsOk(device().QueueRead(hal::kQueueAffinityAny, {&s1, 1}, {&s2, 1}, file, 16, target, 0, 32)));
+  ASSERT_TRUE(IsOk(device().QueueWrite(hal::kQueueAffinityAny, {}, {&s1, 1}, source, 0, file, 16, 32)));
+  ASSERT_TRUE(IsOk(WaitFor(*semaphore, 2)));
+  std::vector<uint8_t> expected(64, 0);
+  std::fill(expected.begin(), expected.begin() + 32, 0xAB);
+  EXPECT_EQ(ReadBytes(*target), expected);
+}
+
+TEST_P(FileTest, LargeRangeRoundTrip) {
+  constexpr uint64_t kSize = (4 << 20) + 123;
+  Ref<hal::File> file = CreateFile(kSize);
+  Ref<hal::Buffer> buffer = AllocateFilled(kSize, 0);
+  ASSERT_TRUE(file && buffer);
+  const std::vector<uint8_t> original = storage_;
+  ASSERT_TRUE(IsOk(Read(file, 0, buffer, 0, kSize)));
+  std::fill(storage_.begin(), storage_.end(), 0);
+  ASSERT_TRUE(IsOk(Write(buffer, 0, file, 0, kSize)));
+  EXPECT_TRUE(storage_ == original) << "the round trip changed the file";
+}
+
+TEST_P(FileTest, ReadOnlyFileRejectsWrites) {
+  Ref<hal::File> file = CreateFile(32, false);
+  Ref<hal::Buffer> buffer = AllocateFilled(32, 0xEE);
+  ASSERT_TRUE(file && buffer);
+  EXPECT_TRUE(IsError(Write(buffer, 0, file, 0, 32), StatusCode::kPermissionDenied));
+  EXPECT_EQ(storage_, FileBytes(0, 32));
+  EXPECT_EQ(storage_[0], 1);
+}
+
+TEST_P(FileTest, OutOfRangeTransfersAreRejectedAtCall) {
+  Ref<hal::File> file = CreateFile(64);
+  Ref<hal::Buffer> buffer = AllocateFilled(64, 0);
+  Ref<hal::Semaphore> semaphore = CreateSemaphore();
+  ASSERT_TRUE(file && buffer && semaphore);
+  SemaphorePoint signal{semaphore.get(), 1};
+  EXPECT_TRUE(IsError(device().QueueRead(hal::kQueueAffinityAny, {}, {&signal, 1}, file, 32, buffer, 0, 33),
+                      StatusCode::kOutOfRange));
+  EXPECT_TRUE(IsError(device().QueueRead(hal::kQueueAffinityAny, {}, {&signal, 1}, file, 0, buffer, 40, 32),
+                      StatusCode::kOutOfRange));
+  EXPECT_TRUE(IsError(device().QueueWrite(hal::kQueueAffinityAny, {}, {&signal, 1}, buffer, 40, file, 0, 32),
+                      StatusCode::kOutOfRange));
+  EXPECT_EQ(ValueOf(*semaphore), 0u);
+  EXPECT_EQ(ReadBytes(*buffer), std::vector<uint8_t>(64, 0));
+}
+
+TEST_P(FileTest, WritePastTheEndFailsTheSignal) {
+  // The file range is only checked by the file itself, when the write runs.
+  Ref<hal::File> file = CreateFile(16);
+  Ref<hal::Buffer> buffer = AllocateFilled(32, 0xEE);
+  ASSERT_TRUE(file && buffer);
+  const Status status = Write(buffer, 0, file, 0, 32);
+  EXPECT_TRUE(IsError(status, StatusCode::kOutOfRange));
+  EXPECT_EQ(storage_, FileBytes(0, 16));
+}
+
+TEST_P(FileTest, PendingReadRetainsTheFile) {
+  Ref<hal::File> file = CreateFile(32);
+  Ref<hal::Buffer> buffer = AllocateFilled(32, 0);
+  Ref<hal::Semaphore> gate = CreateSemaphore(), done = CreateSemaphore();
+  ASSERT_TRUE(file && buffer && gate && done);
+  SemaphorePoint wait{gate.get(), 1}, signal{done.get(), 1};
+  ASSERT_TRUE(IsOk(device().QueueRead(hal::kQueueAffinityAny, {&wait, 1}, {&signal, 1}, file, 0, buffer, 0, 32)));
+  file = nullptr;
+  EXPECT_FALSE(file_released_) << "the pending read must keep the file alive";
+  ASSERT_TRUE(IsOk(gate->Signal(1)));
+  ASSERT_TRUE(IsOk(WaitFor(*done, 1)));
+  EXPECT_EQ(ReadBytes(*buffer), FileBytes(0, 32));
+  EXPECT_TRUE(file_released_) << "the completed read must release the file";
+}
+
+INSTANTIATE_TEST_SUITE_P(Cts, FileTest, ::testing::ValuesIn(BackendParams()), BackendName);
+
+}  // namespace
+}  // namespace iree_rt::cts
