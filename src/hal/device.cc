@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/glob.h"
 #include "hal/utils/transient_buffer.h"
 
 namespace iree_rt::hal {
@@ -22,31 +23,9 @@ Status Device::ValidateLists(SemaphoreList wait, SemaphoreList signal) const {
   return Status::Ok();
 }
 
-namespace {
-
-// Glob match as compiled programs use it for device ids: '*' any run, '?' one character.
-bool GlobMatch(std::string_view pattern, std::string_view text) {
-  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p, ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++, mark = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1, t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
-}  // namespace
-
 StatusOr<int64_t> Device::QueryI64(std::string_view category, std::string_view key) {
   // Every driver answers the id query the same way, so programs select devices uniformly.
-  if (category == "hal.device.id") return GlobMatch(key, id_) ? 1 : 0;
+  if (category == "hal.device.id") return base::GlobMatch(key, id_) ? 1 : 0;
   return QueryI64Impl(category, key);
 }
 

@@ -24,26 +24,10 @@ std::vector<const Backend*> Registry::SelectedBackends() const {
   return selected;
 }
 
-bool GlobMatch(std::string_view pattern, std::string_view text) {
-  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p, ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++, mark = t;
-    } else if (star != std::string_view::npos) {
-      p = star + 1, t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
 
 const Expectation* FindExpectation(const std::vector<Expectation>& list, std::string_view test_name) {
   for (const Expectation& expectation : list) {
-    if (GlobMatch(expectation.pattern, test_name)) return &expectation;
+    if (base::GlobMatch(expectation.pattern, test_name)) return &expectation;
   }
   return nullptr;
 }

@@ -20,6 +20,8 @@
 #include <functional>
 #include <string>
 #include <string_view>
+
+#include "base/glob.h"
 #include <vector>
 
 #include "base/ref_object.h"
@@ -70,8 +72,6 @@ class Registry {
 // Defined by the backends/<driver>.cc linked into the binary.
 void RegisterBackends(Registry& registry);
 
-// '*' and '?' glob match.
-bool GlobMatch(std::string_view pattern, std::string_view text);
 // The first expectation whose pattern matches |test_name|, or null.
 const Expectation* FindExpectation(const std::vector<Expectation>& list, std::string_view test_name);
 // Whether RT_CTS_VERIFY_XFAILS=1 is set.
