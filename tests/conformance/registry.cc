@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "base/glob.h"
+
 namespace iree_rt::cts {
 
 Registry& Registry::Get() {
@@ -23,7 +25,6 @@ std::vector<const Backend*> Registry::SelectedBackends() const {
   }
   return selected;
 }
-
 
 const Expectation* FindExpectation(const std::vector<Expectation>& list, std::string_view test_name) {
   for (const Expectation& expectation : list) {

@@ -11,8 +11,9 @@
 // A device factory returning UNAVAILABLE skips every case of that backend with the reason.
 //
 // Backends are registered explicitly by backends/<driver>.cc (RegisterBackends), never by static
-// initializers. One test binary serves one driver: the compile definition RT_CTS_DRIVER names the
-// driver whose backends the suites are instantiated for.
+// initializers. A test binary serves one driver (CMakeLists.txt builds two per driver, splitting
+// the suites): the compile definition RT_CTS_DRIVER names the driver whose backends the suites
+// are instantiated for.
 #ifndef IREE_RT_TESTS_CONFORMANCE_REGISTRY_H_
 #define IREE_RT_TESTS_CONFORMANCE_REGISTRY_H_
 
@@ -20,8 +21,6 @@
 #include <functional>
 #include <string>
 #include <string_view>
-
-#include "base/glob.h"
 #include <vector>
 
 #include "base/ref_object.h"
@@ -31,7 +30,7 @@
 
 namespace iree_rt::cts {
 
-// A glob over "Suite.Case" ('*' any run, '?' one character) and why it is listed.
+// A glob over "Suite.Case" (base::GlobMatch: '*' any run, '?' one character) and why it is listed.
 struct Expectation {
   std::string pattern;
   std::string reason;

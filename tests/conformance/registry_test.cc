@@ -1,25 +1,32 @@
 // RegistryTest: the glob matching and expectation lookup behind the unsupported/xfail lists, and
-// the backends this binary was built for.
+// the backends this binary was built for. Parameterized by backend (without creating devices) so
+// the case names differ between the per-driver binaries, as ctest needs unique names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "base/glob.h"
+#include "cts_test.h"
 #include "registry.h"
 
 namespace iree_rt::cts {
 namespace {
 
-TEST(RegistryTest, GlobMatch) {
-  EXPECT_TRUE(GlobMatch("SemaphoreTest.NoOp", "SemaphoreTest.NoOp"));
-  EXPECT_FALSE(GlobMatch("SemaphoreTest.NoOp", "SemaphoreTest.NoOpX"));
-  EXPECT_TRUE(GlobMatch("SemaphoreTest.*", "SemaphoreTest.NoOp"));
-  EXPECT_FALSE(GlobMatch("SemaphoreTest.*", "SemaphoreThreadTest.PingPong"));
-  EXPECT_TRUE(GlobMatch("*Profiling*", "DispatchReuseTest.DispatchProfilingRecordsCommandBufferDispatch"));
-  EXPECT_TRUE(GlobMatch("Queue?llocaTest.*", "QueueAllocaTest.BasicAlloca"));
-  EXPECT_TRUE(GlobMatch("*", ""));
-  EXPECT_FALSE(GlobMatch("?", ""));
-  EXPECT_TRUE(GlobMatch("*.*Wait*", "SemaphoreTest.WaitAllButNotAllSignaled"));
+class RegistryTest : public ::testing::TestWithParam<CtsParam> {};
+
+TEST_P(RegistryTest, GlobMatch) {
+  EXPECT_TRUE(base::GlobMatch("SemaphoreTest.NoOp", "SemaphoreTest.NoOp"));
+  EXPECT_FALSE(base::GlobMatch("SemaphoreTest.NoOp", "SemaphoreTest.NoOpX"));
+  EXPECT_TRUE(base::GlobMatch("SemaphoreTest.*", "SemaphoreTest.NoOp"));
+  EXPECT_FALSE(base::GlobMatch("SemaphoreTest.*", "SemaphoreThreadTest.PingPong"));
+  EXPECT_TRUE(base::GlobMatch("*Profiling*", "DispatchReuseTest.DispatchProfilingRecordsCommandBufferDispatch"));
+  EXPECT_TRUE(base::GlobMatch("Queue?llocaTest.*", "QueueAllocaTest.BasicAlloca"));
+  EXPECT_TRUE(base::GlobMatch("*", ""));
+  EXPECT_FALSE(base::GlobMatch("?", ""));
+  EXPECT_TRUE(base::GlobMatch("*.*Wait*", "SemaphoreTest.WaitAllButNotAllSignaled"));
 }
 
-TEST(RegistryTest, FirstMatchingExpectationWins) {
+TEST_P(RegistryTest, FirstMatchingExpectationWins) {
   const std::vector<Expectation> list = {{"EventTest.*", "no events"}, {"*.Signal*", "second"}, {"*", "last"}};
   const Expectation* events = FindExpectation(list, "EventTest.SignalAndReset");
   ASSERT_NE(events, nullptr);
@@ -29,7 +36,7 @@ TEST(RegistryTest, FirstMatchingExpectationWins) {
   EXPECT_EQ(FindExpectation({}, "SemaphoreTest.NoOp"), nullptr);
 }
 
-TEST(RegistryTest, ThisBinarysBackendsAreRegistered) {
+TEST_P(RegistryTest, ThisBinarysBackendsAreRegistered) {
   const std::vector<const Backend*> selected = Registry::Get().SelectedBackends();
   ASSERT_FALSE(selected.empty());
   for (const Backend* backend : selected) {
@@ -44,6 +51,14 @@ TEST(RegistryTest, ThisBinarysBackendsAreRegistered) {
     }
   }
 }
+
+TEST_P(RegistryTest, BackendIsSelected) {
+  const std::vector<const Backend*> selected = Registry::Get().SelectedBackends();
+  EXPECT_NE(std::find(selected.begin(), selected.end(), GetParam().backend), selected.end());
+  EXPECT_EQ(GetParam().backend->driver, RT_CTS_DRIVER);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cts, RegistryTest, ::testing::ValuesIn(BackendParams()), BackendName);
 
 }  // namespace
 }  // namespace iree_rt::cts

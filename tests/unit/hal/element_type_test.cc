@@ -54,7 +54,7 @@ TEST(ElementTypeTest, KnownTypes) {
   EXPECT_TRUE(IsKnownElementType(MakeElementType(NumericalType::kUnknown, 24)));
 }
 
-TEST(ElementTypeTest, ByteCounts) {
+TEST(ElementTypeTest, PackedByteCounts) {
   const ElementType i4 = MakeElementType(NumericalType::kInteger, 4);
   const ElementType i1 = MakeElementType(NumericalType::kInteger, 1);
   const ElementType i12 = MakeElementType(NumericalType::kInteger, 12);

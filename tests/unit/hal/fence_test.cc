@@ -24,7 +24,7 @@ uint64_t ValueOf(Semaphore& semaphore) {
   return value.ok() ? *value : UINT64_MAX;
 }
 
-TEST(FenceTest, EmptyFenceIsReached) {
+TEST(FenceTest, EmptyFenceIsAlwaysReached) {
   Ref<Fence> fence = Fence::Create();
   EXPECT_EQ(fence->size(), 0u);
   EXPECT_TRUE(fence->points().empty());
