@@ -10,9 +10,10 @@
 // ===========================================================================================
 //
 // Ownership (the CoreFoundation rules):
-// - A function named `_create`, `_import`, `_load`, `_subspan`, `_join`, `_enumerate_*` or
-//   `_alloca` returns its object through an `out_` pointer with one reference that the caller
-//   owns and must drop with the object's `_release`.
+// - A function named `_create`, `_import`, `_load*`, `_subspan`, `_join`, `_enumerate_*`,
+//   `_alloca`, `_lookup_function` or `iree_rt_value_list_get_<object>` returns its object
+//   through an `out_` pointer with one reference that the caller owns and must drop with the
+//   object's `_release`.
 // - Accessors return *borrowed* handles and strings: they stay valid while the object they
 //   came from lives, and the caller must not release them (call `_retain` to keep one longer).
 // - Every object type has `_retain` (adds a reference) and `_release` (drops one; the object is
@@ -941,6 +942,225 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_device_queue_dealloca(iree_rt_device_t d
 IREE_RT_EXPORT iree_rt_status_t iree_rt_device_queue_barrier(iree_rt_device_t device,
                                                              iree_rt_fence_t wait_fence,
                                                              iree_rt_fence_t signal_fence);
+
+// ===========================================================================================
+// VM: modules, contexts and function calls
+// ===========================================================================================
+//
+// A module is a program compiled by iree-compile (a .vmfb file), or a native module built into
+// this library (`check`). Loading verifies the whole module (container, tables, and every
+// function's bytecode) before any of it can run; a module that fails is rejected with a message
+// naming the function and bytecode offset, and nothing of it runs.
+//
+// A context links modules: each module's imports are resolved against the modules listed before
+// it, then its initializer runs. Functions are looked up in a context and called with a value
+// list of arguments; results are appended to another value list. Calls on one context are
+// serialized by the library (one call at a time); different contexts run in parallel.
+
+typedef struct iree_rt_module_s* iree_rt_module_t;
+typedef struct iree_rt_context_s* iree_rt_context_t;
+typedef struct iree_rt_function_s* iree_rt_function_t;
+typedef struct iree_rt_value_list_s* iree_rt_value_list_t;
+
+// Module loading flags.
+typedef uint32_t iree_rt_module_load_flags_t;
+#define IREE_RT_MODULE_LOAD_FLAG_NONE 0x0u
+// Copy the bytes into the module: the caller may free them as soon as the load returns.
+#define IREE_RT_MODULE_LOAD_FLAG_COPY 0x1u
+
+// Called once, from any thread, when a module loaded without a copy no longer needs its bytes.
+typedef void (*iree_rt_module_release_callback_t)(void* user_data);
+
+// Loads the module file at |path| (UTF-8) by mapping it read-only: nothing is copied. The file
+// must not be modified while the module lives.
+// Errors: NOT_FOUND / PERMISSION_DENIED naming |path| when it cannot be opened; INVALID_ARGUMENT
+// (or INCOMPATIBLE for an unsupported bytecode version or feature) naming what is malformed.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_load_file(iree_rt_instance_t instance,
+                                                         const char* path,
+                                                         iree_rt_module_t* out_module);
+
+// Loads a module from the |size| bytes at |data|. With IREE_RT_MODULE_LOAD_FLAG_COPY the bytes
+// are copied. Without it nothing is copied: |data| must stay valid and unchanged until the
+// module is destroyed, which happens after its last reference is dropped (the module handle,
+// every context that links it, and every value that holds its read-only data); at that point
+// |release_callback| (nullable) is called with |user_data|. If the load fails the callback is
+// not called and the caller keeps ownership of |data|. Any alignment of |data| is accepted.
+// Errors: as iree_rt_module_load_file; INVALID_ARGUMENT for unknown flags.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_load_memory(
+    iree_rt_instance_t instance, const void* data, size_t size, iree_rt_module_load_flags_t flags,
+    iree_rt_module_release_callback_t release_callback, void* user_data,
+    iree_rt_module_t* out_module);
+
+// Creates the native `check` module (the expect_* functions IREE test programs call). Link it
+// before the programs that use it. A failed expectation does not stop the program; the call
+// that made it then returns FAILED_PRECONDITION listing every failed expectation.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_create_check(iree_rt_instance_t instance,
+                                                            iree_rt_module_t* out_module);
+
+IREE_RT_EXPORT void iree_rt_module_retain(iree_rt_module_t module);
+IREE_RT_EXPORT void iree_rt_module_release(iree_rt_module_t module);
+
+// Returns the module's name ("module" for programs compiled without one), borrowed.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_name(iree_rt_module_t module,
+                                                    const char** out_name);
+
+// Returns how many functions |module| exports; their indices are 0..count-1.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_function_count(iree_rt_module_t module,
+                                                              size_t* out_count);
+
+// Returns the name of exported function |index| (borrowed). Names starting with "__" are the
+// compiler's (initializers); tools usually hide them.
+// Errors: OUT_OF_RANGE if |index| >= the function count.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_function_name(iree_rt_module_t module,
+                                                             size_t index, const char** out_name);
+
+// Returns the calling convention of exported function |index| (borrowed), IREE's string:
+// "0" + argument types + "_" + result types, each one of i (i32), I (i64), f (f32), F (f64),
+// r (reference: buffer view, list, ...), or "v" for none. Example: "0rr_r".
+// Errors: OUT_OF_RANGE if |index| >= the function count.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_function_signature(iree_rt_module_t module,
+                                                                  size_t index,
+                                                                  const char** out_signature);
+
+// Returns how many reflection attributes exported function |index| has (sorted by key).
+// Errors: OUT_OF_RANGE if |index| >= the function count.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_function_attr_count(iree_rt_module_t module,
+                                                                   size_t index,
+                                                                   size_t* out_count);
+
+// Returns attribute |attr_index| of exported function |index| as borrowed strings, e.g.
+// "iree.abi.declaration" = "sync func @main(%input0: tensor<4xf32>) -> (%output0: ...)".
+// Errors: OUT_OF_RANGE if either index is out of range.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_function_attr(iree_rt_module_t module,
+                                                             size_t index, size_t attr_index,
+                                                             const char** out_key,
+                                                             const char** out_value);
+
+// Creates a context linking the |module_count| |modules| in order (each may import from those
+// before it), then runs each module's initializer. The context retains the modules.
+// Errors: NOT_FOUND naming a required module or function that no earlier module provides;
+// INVALID_ARGUMENT for an import whose signature differs from the export it resolves to; the
+// status of a failing initializer.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_context_create(iree_rt_instance_t instance,
+                                                       const iree_rt_module_t* modules,
+                                                       size_t module_count,
+                                                       iree_rt_context_t* out_context);
+
+IREE_RT_EXPORT void iree_rt_context_retain(iree_rt_context_t context);
+IREE_RT_EXPORT void iree_rt_context_release(iree_rt_context_t context);
+
+// Finds the function |name| ("module.function", or a bare name looked up in the last module)
+// and returns it with one reference the caller owns. A function retains its context.
+// Errors: NOT_FOUND naming |name|.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_context_lookup_function(iree_rt_context_t context,
+                                                                const char* name,
+                                                                iree_rt_function_t* out_function);
+
+IREE_RT_EXPORT void iree_rt_function_retain(iree_rt_function_t function);
+IREE_RT_EXPORT void iree_rt_function_release(iree_rt_function_t function);
+
+// Returns the function's exported name (without the module prefix) and calling convention (as
+// iree_rt_module_function_signature), borrowed.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_function_name(iree_rt_function_t function,
+                                                      const char** out_name);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_function_signature(iree_rt_function_t function,
+                                                           const char** out_signature);
+
+// Returns the value of reflection attribute |key| (borrowed), or NULL in |out_value| if the
+// function has no such attribute.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_function_attr(iree_rt_function_t function,
+                                                      const char* key, const char** out_value);
+
+// Calls |function| synchronously with the values of |arguments| (nullable: no arguments), in
+// order, and appends its results to |results| (nullable when it returns nothing). Arguments are
+// borrowed for the call. Scalars must match the signature exactly (i32 for "i", ...); a NULL
+// reference is allowed where the program accepts one.
+// Errors: INVALID_ARGUMENT naming the first argument that does not match the signature (count
+// or type); otherwise the program's own failure (the code its `vm.fail` or trap gives, e.g.
+// OUT_OF_RANGE for an out-of-bounds access) with a message that ends in a VM backtrace
+// (module.function:offset and source locations). |results| is unchanged on error.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_function_call(iree_rt_function_t function,
+                                                      iree_rt_value_list_t arguments,
+                                                      iree_rt_value_list_t results);
+
+// ---- Value lists ------------------------------------------------------------------------
+// A value list holds values of any type: the arguments and results of calls, and the `vm.list`
+// objects programs create and return. A list is externally synchronized.
+
+typedef enum iree_rt_value_type_e {
+  IREE_RT_VALUE_TYPE_NONE = 0,  // an element never set
+  IREE_RT_VALUE_TYPE_I8 = 1,
+  IREE_RT_VALUE_TYPE_I16 = 2,
+  IREE_RT_VALUE_TYPE_I32 = 3,
+  IREE_RT_VALUE_TYPE_I64 = 4,
+  IREE_RT_VALUE_TYPE_F32 = 5,
+  IREE_RT_VALUE_TYPE_F64 = 6,
+  IREE_RT_VALUE_TYPE_REF = 7,  // an object (or NULL reference): see _get_ref_type
+  IREE_RT_VALUE_TYPE_FORCE_32 = 0x7FFFFFFF
+} iree_rt_value_type_t;
+
+// Creates an empty list with room for |capacity| values (it grows as needed).
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_create(size_t capacity,
+                                                          iree_rt_value_list_t* out_list);
+IREE_RT_EXPORT void iree_rt_value_list_retain(iree_rt_value_list_t list);
+IREE_RT_EXPORT void iree_rt_value_list_release(iree_rt_value_list_t list);
+
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_size(iree_rt_value_list_t list,
+                                                        size_t* out_size);
+// Removes every value (releasing the objects it held).
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_clear(iree_rt_value_list_t list);
+
+// Append one value. Objects are retained by the list; |view| and |element| are nullable
+// (append a NULL reference).
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_i32(iree_rt_value_list_t list,
+                                                            int32_t value);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_i64(iree_rt_value_list_t list,
+                                                            int64_t value);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_f32(iree_rt_value_list_t list,
+                                                            float value);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_f64(iree_rt_value_list_t list,
+                                                            double value);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_buffer_view(iree_rt_value_list_t list,
+                                                                    iree_rt_buffer_view_t view);
+// Appends |element| as a nested list (a `vm.list` argument). A list cannot contain itself.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_list(iree_rt_value_list_t list,
+                                                             iree_rt_value_list_t element);
+
+// Returns the type of value |index|.
+// Errors (all getters): OUT_OF_RANGE if |index| >= the size.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_type(iree_rt_value_list_t list,
+                                                            size_t index,
+                                                            iree_rt_value_type_t* out_type);
+// Returns the type name of reference |index| ("hal.buffer_view", "vm.list", "vm.buffer",
+// "hal.buffer", ...), or "" for a NULL reference. Borrowed (static storage).
+// Errors: INVALID_ARGUMENT if the value is not a reference.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_ref_type(iree_rt_value_list_t list,
+                                                                size_t index,
+                                                                const char** out_type_name);
+
+// Scalar getters. Integer getters accept any integer value that fits losslessly (an i8 read as
+// i32 is sign-extended; an i64 read as i32 must fit); float getters accept f32 and f64 (f64
+// read as f32 is rounded).
+// Errors: INVALID_ARGUMENT if the value has another kind (a float read as an integer, a
+// reference, ...) or OUT_OF_RANGE if it does not fit.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_i32(iree_rt_value_list_t list,
+                                                           size_t index, int32_t* out_value);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_i64(iree_rt_value_list_t list,
+                                                           size_t index, int64_t* out_value);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_f32(iree_rt_value_list_t list,
+                                                           size_t index, float* out_value);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_f64(iree_rt_value_list_t list,
+                                                           size_t index, double* out_value);
+
+// Reference getters: return the object with one reference the caller owns (NULL for a NULL
+// reference). Every call returns a new handle to the same object.
+// Errors: INVALID_ARGUMENT if the value is not a reference of that type.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_buffer_view(iree_rt_value_list_t list,
+                                                                   size_t index,
+                                                                   iree_rt_buffer_view_t* out_view);
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_get_list(iree_rt_value_list_t list,
+                                                            size_t index,
+                                                            iree_rt_value_list_t* out_list);
 
 #ifdef __cplusplus
 }  // extern "C"

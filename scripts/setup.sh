@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing iree_rt needs, if missing: Debian packages, and the pinned
-# upstream compiler (iree-base-compiler==3.13.0) in a virtualenv at build/venv.
+# upstream compiler (iree-base-compiler==3.13.0) in a virtualenv at build/venv, with IREE's own
+# runtime tools (iree-base-runtime==3.13.0), which the differential tests and benchmarks compare
+# against.
 # Idempotent and quiet when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 IREE_VERSION=3.13.0
 APT_PACKAGES=(cmake ninja-build g++ clang python3 python3-venv python3-pip libgtest-dev libgmock-dev
-              libbenchmark-dev binutils pkg-config)
+              libbenchmark-dev binutils pkg-config flatbuffers-compiler libflatbuffers-dev)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -29,4 +31,8 @@ if ! build/venv/bin/iree-compile --version 2>/dev/null | grep -q "$IREE_VERSION"
   mkdir -p build
   python3 -m venv build/venv
   build/venv/bin/pip install -q --disable-pip-version-check "iree-base-compiler==$IREE_VERSION"
+fi
+if ! build/venv/bin/iree-run-module --help >/dev/null 2>&1; then
+  echo "setup: installing iree-base-runtime==$IREE_VERSION into build/venv"
+  build/venv/bin/pip install -q --disable-pip-version-check "iree-base-runtime==$IREE_VERSION"
 fi

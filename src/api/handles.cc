@@ -26,6 +26,14 @@ const char* HandleTypeName(HandleType type) {
       return "iree_rt_executable_t";
     case HandleType::kCommandBuffer:
       return "iree_rt_command_buffer_t";
+    case HandleType::kModule:
+      return "iree_rt_module_t";
+    case HandleType::kContext:
+      return "iree_rt_context_t";
+    case HandleType::kFunction:
+      return "iree_rt_function_t";
+    case HandleType::kValueList:
+      return "iree_rt_value_list_t";
   }
   return "unknown handle";
 }

@@ -31,6 +31,7 @@
 #include "hal/fence.h"
 #include "hal/semaphore.h"
 #include "iree_rt.h"
+#include "vm/instance.h"
 
 namespace iree_rt::api {
 
@@ -46,6 +47,10 @@ enum class HandleType : uint32_t {
   kFence,
   kExecutable,
   kCommandBuffer,
+  kModule,
+  kContext,
+  kFunction,
+  kValueList,
 };
 
 // The C type name of |type| ("iree_rt_buffer_t"), for messages.
@@ -122,6 +127,8 @@ class InstanceHandle final : public HandleObject {
   static base::StatusOr<base::Ref<InstanceHandle>> Create(const InstanceOptionsHandle* options);
 
   const std::vector<std::string>& driver_names() const { return driver_names_; }
+  // The VM type registry shared by every module loaded through this instance.
+  vm::Instance& vm_instance() const { return *vm_instance_; }
   // The devices of driver |driver_name|, or of every available driver when it is null.
   base::StatusOr<std::vector<hal::DeviceInfo>> EnumerateDevices(const char* driver_name);
   // Parses |uri|, merges |options| (nullable) and the instance defaults, and creates the device.
@@ -133,6 +140,7 @@ class InstanceHandle final : public HandleObject {
   base::StatusOr<base::Ref<hal::Driver>> GetDriver(std::string_view name);
 
   hal::DriverRegistry registry_;
+  base::Ref<vm::Instance> vm_instance_;
   std::vector<std::string> driver_names_;
   std::map<std::string, std::map<std::string, std::string>, std::less<>> device_params_;
   std::mutex mutex_;  // guards drivers_

@@ -5,6 +5,7 @@
 #include "api/driver_registration.h"
 #include "api/handles.h"
 #include "hal/device_uri.h"
+#include "modules/hal/ref_types.h"
 
 namespace iree_rt::api {
 
@@ -24,6 +25,8 @@ std::string JoinNames(const std::vector<std::string>& names) {
 StatusOr<Ref<InstanceHandle>> InstanceHandle::Create(const InstanceOptionsHandle* options) {
   Ref<InstanceHandle> instance = Ref<InstanceHandle>::Adopt(new InstanceHandle());
   RT_RETURN_IF_ERROR(drivers::RegisterEnabledDrivers(instance->registry_));
+  instance->vm_instance_ = vm::Instance::Create();
+  RT_RETURN_IF_ERROR(modules::hal::RegisterRefTypes(*instance->vm_instance_));
   std::vector<std::string> built_in;
   for (const hal::DriverFactory& factory : instance->registry_.factories()) {
     built_in.push_back(factory.name);

@@ -40,6 +40,17 @@ class MisuseTest : public ApiTest {
         IsOk(iree_rt_command_buffer_create(device_, IREE_RT_COMMAND_BUFFER_MODE_DEFAULT,
                                            IREE_RT_COMMAND_CATEGORY_ANY, 1, &command_buffer_)));
     Keep(command_buffer_, iree_rt_command_buffer_release);
+    const std::string program =
+        std::string(IREE_RT_TEST_API_PROGRAMS_DIR) + "/api_program_scalars.vmfb";
+    ASSERT_TRUE(IsOk(iree_rt_module_load_file(instance_, program.c_str(), &module_)));
+    Keep(module_, iree_rt_module_release);
+    ASSERT_TRUE(IsOk(iree_rt_context_create(instance_, &module_, 1, &context_)));
+    Keep(context_, iree_rt_context_release);
+    ASSERT_TRUE(IsOk(iree_rt_context_lookup_function(context_, "add", &function_)));
+    Keep(function_, iree_rt_function_release);
+    ASSERT_TRUE(IsOk(iree_rt_value_list_create(1, &value_list_)));
+    Keep(value_list_, iree_rt_value_list_release);
+    ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(value_list_, 1)));
     std::ifstream file(TestExecutablePath("scale_and_offset"), std::ios::binary);
     std::vector<char> data((std::istreambuf_iterator<char>(file)), {});
     if (!data.empty()) {
@@ -50,6 +61,12 @@ class MisuseTest : public ApiTest {
   }
 
   std::vector<NullCall> NullCalls();
+  std::vector<NullCall> VmNullCalls();
+
+  iree_rt_module_t module_ = nullptr;
+  iree_rt_context_t context_ = nullptr;
+  iree_rt_function_t function_ = nullptr;
+  iree_rt_value_list_t value_list_ = nullptr;
 
   iree_rt_instance_options_t instance_options_ = nullptr;
   iree_rt_device_options_t device_options_ = nullptr;
@@ -430,7 +447,148 @@ std::vector<NullCall> MisuseTest::NullCalls() {
     };
     calls.insert(calls.end(), more.begin(), more.end());
   }
+  std::vector<NullCall> vm_calls = VmNullCalls();
+  calls.insert(calls.end(), vm_calls.begin(), vm_calls.end());
   return calls;
+}
+
+std::vector<NullCall> MisuseTest::VmNullCalls() {
+  auto* in = instance_;
+  auto* mod = module_;
+  auto* ctx = context_;
+  auto* fn = function_;
+  auto* vl = value_list_;
+  auto* view = view_;
+  static const char* str;
+  static size_t size;
+  static iree_rt_module_t out_module;
+  static iree_rt_context_t out_context;
+  static iree_rt_function_t out_function;
+  static iree_rt_value_list_t out_list;
+  static iree_rt_value_type_t type;
+  static iree_rt_buffer_view_t out_view;
+  static int32_t i32;
+  static int64_t i64;
+  static float f32;
+  static double f64;
+  static const char bytes[16] = {};
+  return {
+      {"iree_rt_module_load_file", "instance",
+       [=] { return iree_rt_module_load_file(nullptr, "m.vmfb", &out_module); }},
+      {"iree_rt_module_load_file", "path",
+       [=] { return iree_rt_module_load_file(in, nullptr, &out_module); }},
+      {"iree_rt_module_load_file", "out_module",
+       [=] { return iree_rt_module_load_file(in, "m.vmfb", nullptr); }},
+      {"iree_rt_module_load_memory", "instance",
+       [=] { return iree_rt_module_load_memory(nullptr, bytes, 16, 0, nullptr, nullptr, &out_module); }},
+      {"iree_rt_module_load_memory", "data",
+       [=] { return iree_rt_module_load_memory(in, nullptr, 16, 0, nullptr, nullptr, &out_module); }},
+      {"iree_rt_module_load_memory", "out_module",
+       [=] { return iree_rt_module_load_memory(in, bytes, 16, 0, nullptr, nullptr, nullptr); }},
+      {"iree_rt_module_create_check", "instance",
+       [=] { return iree_rt_module_create_check(nullptr, &out_module); }},
+      {"iree_rt_module_create_check", "out_module",
+       [=] { return iree_rt_module_create_check(in, nullptr); }},
+      {"iree_rt_module_name", "module", [=] { return iree_rt_module_name(nullptr, &str); }},
+      {"iree_rt_module_name", "out_name", [=] { return iree_rt_module_name(mod, nullptr); }},
+      {"iree_rt_module_function_count", "module",
+       [=] { return iree_rt_module_function_count(nullptr, &size); }},
+      {"iree_rt_module_function_count", "out_count",
+       [=] { return iree_rt_module_function_count(mod, nullptr); }},
+      {"iree_rt_module_function_name", "module",
+       [=] { return iree_rt_module_function_name(nullptr, 0, &str); }},
+      {"iree_rt_module_function_name", "out_name",
+       [=] { return iree_rt_module_function_name(mod, 0, nullptr); }},
+      {"iree_rt_module_function_signature", "module",
+       [=] { return iree_rt_module_function_signature(nullptr, 0, &str); }},
+      {"iree_rt_module_function_signature", "out_signature",
+       [=] { return iree_rt_module_function_signature(mod, 0, nullptr); }},
+      {"iree_rt_module_function_attr_count", "module",
+       [=] { return iree_rt_module_function_attr_count(nullptr, 0, &size); }},
+      {"iree_rt_module_function_attr_count", "out_count",
+       [=] { return iree_rt_module_function_attr_count(mod, 0, nullptr); }},
+      {"iree_rt_module_function_attr", "module",
+       [=] { return iree_rt_module_function_attr(nullptr, 0, 0, &str, &str); }},
+      {"iree_rt_module_function_attr", "out_key",
+       [=] { return iree_rt_module_function_attr(mod, 0, 0, nullptr, &str); }},
+      {"iree_rt_module_function_attr", "out_value",
+       [=] { return iree_rt_module_function_attr(mod, 0, 0, &str, nullptr); }},
+      {"iree_rt_context_create", "instance",
+       [=] { return iree_rt_context_create(nullptr, nullptr, 0, &out_context); }},
+      {"iree_rt_context_create", "modules",
+       [=] { return iree_rt_context_create(in, nullptr, 1, &out_context); }},
+      {"iree_rt_context_create", "out_context",
+       [=] { return iree_rt_context_create(in, nullptr, 0, nullptr); }},
+      {"iree_rt_context_lookup_function", "context",
+       [=] { return iree_rt_context_lookup_function(nullptr, "add", &out_function); }},
+      {"iree_rt_context_lookup_function", "name",
+       [=] { return iree_rt_context_lookup_function(ctx, nullptr, &out_function); }},
+      {"iree_rt_context_lookup_function", "out_function",
+       [=] { return iree_rt_context_lookup_function(ctx, "add", nullptr); }},
+      {"iree_rt_function_name", "function", [=] { return iree_rt_function_name(nullptr, &str); }},
+      {"iree_rt_function_name", "out_name", [=] { return iree_rt_function_name(fn, nullptr); }},
+      {"iree_rt_function_signature", "function",
+       [=] { return iree_rt_function_signature(nullptr, &str); }},
+      {"iree_rt_function_signature", "out_signature",
+       [=] { return iree_rt_function_signature(fn, nullptr); }},
+      {"iree_rt_function_attr", "function",
+       [=] { return iree_rt_function_attr(nullptr, "k", &str); }},
+      {"iree_rt_function_attr", "key", [=] { return iree_rt_function_attr(fn, nullptr, &str); }},
+      {"iree_rt_function_attr", "out_value",
+       [=] { return iree_rt_function_attr(fn, "k", nullptr); }},
+      {"iree_rt_function_call", "function",
+       [=] { return iree_rt_function_call(nullptr, vl, vl); }},
+      {"iree_rt_function_call", "results", [=] { return iree_rt_function_call(fn, vl, nullptr); }},
+      {"iree_rt_value_list_create", "out_list",
+       [=] { return iree_rt_value_list_create(1, nullptr); }},
+      {"iree_rt_value_list_size", "list", [=] { return iree_rt_value_list_size(nullptr, &size); }},
+      {"iree_rt_value_list_size", "out_size", [=] { return iree_rt_value_list_size(vl, nullptr); }},
+      {"iree_rt_value_list_clear", "list", [=] { return iree_rt_value_list_clear(nullptr); }},
+      {"iree_rt_value_list_push_i32", "list",
+       [=] { return iree_rt_value_list_push_i32(nullptr, 1); }},
+      {"iree_rt_value_list_push_i64", "list",
+       [=] { return iree_rt_value_list_push_i64(nullptr, 1); }},
+      {"iree_rt_value_list_push_f32", "list",
+       [=] { return iree_rt_value_list_push_f32(nullptr, 1); }},
+      {"iree_rt_value_list_push_f64", "list",
+       [=] { return iree_rt_value_list_push_f64(nullptr, 1); }},
+      {"iree_rt_value_list_push_buffer_view", "list",
+       [=] { return iree_rt_value_list_push_buffer_view(nullptr, view); }},
+      {"iree_rt_value_list_push_list", "list",
+       [=] { return iree_rt_value_list_push_list(nullptr, vl); }},
+      {"iree_rt_value_list_get_type", "list",
+       [=] { return iree_rt_value_list_get_type(nullptr, 0, &type); }},
+      {"iree_rt_value_list_get_type", "out_type",
+       [=] { return iree_rt_value_list_get_type(vl, 0, nullptr); }},
+      {"iree_rt_value_list_get_ref_type", "list",
+       [=] { return iree_rt_value_list_get_ref_type(nullptr, 0, &str); }},
+      {"iree_rt_value_list_get_ref_type", "out_type_name",
+       [=] { return iree_rt_value_list_get_ref_type(vl, 0, nullptr); }},
+      {"iree_rt_value_list_get_i32", "list",
+       [=] { return iree_rt_value_list_get_i32(nullptr, 0, &i32); }},
+      {"iree_rt_value_list_get_i32", "out_value",
+       [=] { return iree_rt_value_list_get_i32(vl, 0, nullptr); }},
+      {"iree_rt_value_list_get_i64", "list",
+       [=] { return iree_rt_value_list_get_i64(nullptr, 0, &i64); }},
+      {"iree_rt_value_list_get_i64", "out_value",
+       [=] { return iree_rt_value_list_get_i64(vl, 0, nullptr); }},
+      {"iree_rt_value_list_get_f32", "list",
+       [=] { return iree_rt_value_list_get_f32(nullptr, 0, &f32); }},
+      {"iree_rt_value_list_get_f32", "out_value",
+       [=] { return iree_rt_value_list_get_f32(vl, 0, nullptr); }},
+      {"iree_rt_value_list_get_f64", "list",
+       [=] { return iree_rt_value_list_get_f64(nullptr, 0, &f64); }},
+      {"iree_rt_value_list_get_f64", "out_value",
+       [=] { return iree_rt_value_list_get_f64(vl, 0, nullptr); }},
+      {"iree_rt_value_list_get_buffer_view", "list",
+       [=] { return iree_rt_value_list_get_buffer_view(nullptr, 0, &out_view); }},
+      {"iree_rt_value_list_get_buffer_view", "out_view",
+       [=] { return iree_rt_value_list_get_buffer_view(vl, 0, nullptr); }},
+      {"iree_rt_value_list_get_list", "list",
+       [=] { return iree_rt_value_list_get_list(nullptr, 0, &out_list); }},
+      {"iree_rt_value_list_get_list", "out_list",
+       [=] { return iree_rt_value_list_get_list(vl, 0, nullptr); }},
+  };
 }
 
 TEST_F(MisuseTest, NullArgumentsNameTheParameter) {
@@ -532,6 +690,14 @@ TEST_F(MisuseTest, ReleaseAcceptsNull) {
   iree_rt_executable_release(nullptr);
   iree_rt_command_buffer_retain(nullptr);
   iree_rt_command_buffer_release(nullptr);
+  iree_rt_module_retain(nullptr);
+  iree_rt_module_release(nullptr);
+  iree_rt_context_retain(nullptr);
+  iree_rt_context_release(nullptr);
+  iree_rt_function_retain(nullptr);
+  iree_rt_function_release(nullptr);
+  iree_rt_value_list_retain(nullptr);
+  iree_rt_value_list_release(nullptr);
 }
 
 void CountRelease(void* user_data, void*) {

@@ -1,0 +1,86 @@
+#include "base/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+namespace iree_rt::base {
+namespace {
+
+Status ErrnoToStatus(int error, std::string_view action, const std::string& path) {
+  StatusCode code = StatusCode::kUnknown;
+  switch (error) {
+    case ENOENT:
+    case ENOTDIR:
+      code = StatusCode::kNotFound;
+      break;
+    case EACCES:
+    case EPERM:
+      code = StatusCode::kPermissionDenied;
+      break;
+    case EMFILE:
+    case ENFILE:
+    case ENOMEM:
+      code = StatusCode::kResourceExhausted;
+      break;
+    case EISDIR:
+    case ENODEV:
+      code = StatusCode::kInvalidArgument;
+      break;
+    default:
+      break;
+  }
+  return MakeStatus(code, action, " '", path, "': ", std::strerror(error));
+}
+
+// Closes the descriptor on every path out of Open; the mapping outlives it.
+class FdCloser {
+ public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  ~FdCloser() { ::close(fd_); }
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+StatusOr<Ref<MappedFile>> MappedFile::Open(const std::string& path) {
+  int fd;
+  do {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  } while (fd < 0 && errno == EINTR);
+  if (fd < 0) return ErrnoToStatus(errno, "cannot open", path);
+  FdCloser closer(fd);
+
+  struct stat info;
+  if (::fstat(fd, &info) != 0) return ErrnoToStatus(errno, "cannot stat", path);
+  if (!S_ISREG(info.st_mode)) {
+    return InvalidArgumentError("cannot map '", path, "': not a regular file");
+  }
+  if (info.st_size < 0 ||
+      static_cast<uint64_t>(info.st_size) > std::numeric_limits<size_t>::max()) {
+    return ResourceExhaustedError("cannot map '", path, "': ", info.st_size,
+                                  " bytes do not fit in the address space");
+  }
+  const size_t size = static_cast<size_t>(info.st_size);
+  // mmap rejects length 0, and an empty file needs no mapping.
+  if (size == 0) return Ref<MappedFile>::Adopt(new MappedFile(path, nullptr, 0));
+
+  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (data == MAP_FAILED) return ErrnoToStatus(errno, "cannot map", path);
+  return Ref<MappedFile>::Adopt(new MappedFile(path, static_cast<const uint8_t*>(data), size));
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+}
+
+}  // namespace iree_rt::base

@@ -1,0 +1,44 @@
+// MappedFile: a whole file mapped read-only into memory.
+//
+// The mapping is private and read-only, so the bytes never change under a reader even if the
+// file is rewritten (a truncation by another process can still fault: load files nobody edits).
+// The mapping is page-aligned, which satisfies every alignment a file format view needs.
+#ifndef IREE_RT_BASE_MAPPED_FILE_H_
+#define IREE_RT_BASE_MAPPED_FILE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "base/ref_object.h"
+#include "base/status.h"
+
+namespace iree_rt::base {
+
+class MappedFile final : public RefObject {
+ public:
+  // Maps the regular file at |path|. A zero-length file gives an empty span (no mapping).
+  // Errors name the path: NOT_FOUND (no such file), PERMISSION_DENIED, INVALID_ARGUMENT (not
+  // a regular file, e.g. a directory), RESOURCE_EXHAUSTED (out of address space or
+  // descriptors), UNKNOWN (other OS errors, with strerror text).
+  static StatusOr<Ref<MappedFile>> Open(const std::string& path);
+
+  // The file's bytes; valid while this object lives.
+  std::span<const uint8_t> span() const { return {data_, size_}; }
+  const std::string& path() const { return path_; }
+
+ private:
+  MappedFile(std::string path, const uint8_t* data, size_t size)
+      : path_(std::move(path)), data_(data), size_(size) {}
+  ~MappedFile() override;
+
+  std::string path_;
+  const uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+}  // namespace iree_rt::base
+
+#endif  // IREE_RT_BASE_MAPPED_FILE_H_

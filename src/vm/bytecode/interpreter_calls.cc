@@ -1,0 +1,201 @@
+// Calls that leave the dispatch loop: into other modules through Module::Call, and the host
+// boundary (arguments into an entry frame, results out of it).
+#include <array>
+#include <bit>
+#include <vector>
+
+#include "vm/bytecode/interpreter.h"
+#include "vm/bytecode/interpreter_internal.h"
+#include "vm/module.h"
+
+namespace iree_rt::vm::bytecode {
+
+using base::Status;
+using base::StatusCode;
+using namespace internal;  // NOLINT: decoding helpers
+
+namespace internal {
+namespace {
+
+// A few Values on the C++ stack, more on the heap (calls with many arguments are rare).
+class ValueArray {
+ public:
+  explicit ValueArray(size_t size) : size_(size) {
+    if (size > inline_.size()) heap_.resize(size);
+  }
+  std::span<Value> span() {
+    return heap_.empty() ? std::span<Value>(inline_.data(), size_) : std::span<Value>(heap_);
+  }
+  Value& operator[](size_t i) { return span()[i]; }
+
+ private:
+  std::array<Value, 8> inline_;
+  std::vector<Value> heap_;
+  size_t size_;
+};
+
+}  // namespace
+
+// Calls a non-bytecode (or differently typed) import through Module::Call: registers → Values
+// per the target's cconv (a C...D span becomes an i32 count and its flattened tuples), then the
+// results back into the caller's result registers. Register operands are re-checked here, since
+// an import declared without a signature could not be checked by the verifier.
+Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
+                  const uint8_t* segments, const uint8_t* arg_list, const uint8_t* result_list) {
+  Frame* frame = frames.at(frame_offset);
+  const CompiledFunction& fn = *frame->function;
+  uint32_t* r32 = reinterpret_cast<uint32_t*>(frame->registers());
+  RefSlot* rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
+  auto bad_register = [&](uint16_t reg) {
+    return base::InvalidArgumentError("register operand 0x", std::hex, reg, std::dec,
+                                      " does not match the import's calling convention");
+  };
+  auto check = [&](uint16_t reg, ValueType type) {
+    if (type == ValueType::kRef) return (reg & kRefBit) != 0 && (reg & kRefMask) < fn.ref_slots;
+    if (reg & kRefBit) return false;
+    if (type == ValueType::kI64 || type == ValueType::kF64) {
+      return (reg & 1) == 0 && reg + 1u < fn.i32_slots;
+    }
+    return reg < fn.i32_slots;
+  };
+
+  size_t value_count = 0;
+  const uint16_t reg_count = U16(arg_list);
+  const uint16_t segment_count = segments ? U16(segments) : 0;
+  for (size_t i = 0; i < binding.cconv.arguments.size(); ++i) {
+    const CconvItem& item = binding.cconv.arguments[i];
+    if (!item.is_span()) {
+      ++value_count;
+      continue;
+    }
+    if (i >= segment_count) {
+      return base::InvalidArgumentError("variadic argument ", i, " has no segment size");
+    }
+    value_count += 1 + static_cast<size_t>(U16(segments + 2 + 2 * i)) * item.tuple.size();
+  }
+  ValueArray args(value_count);
+  size_t next_reg = 0;
+  size_t next_value = 0;
+  auto take = [&](ValueType type) -> Status {
+    if (next_reg >= reg_count) {
+      return base::InvalidArgumentError("too few argument registers for the import's calling convention");
+    }
+    const uint16_t reg = U16(arg_list + 2 + 2 * next_reg++);
+    if (!check(reg, type)) return bad_register(reg);
+    Value& value = args[next_value++];
+    switch (type) {
+      case ValueType::kI32: value = Value::I32(static_cast<int32_t>(r32[reg])); break;
+      case ValueType::kF32: value = Value::F32(std::bit_cast<float>(r32[reg])); break;
+      case ValueType::kI64: value = Value::I64(static_cast<int64_t>(Load64(r32 + reg))); break;
+      case ValueType::kF64: value = Value::F64(std::bit_cast<double>(Load64(r32 + reg))); break;
+      default: {
+        RefSlot& slot = rr[reg & kRefMask];
+        value = Value::FromRef(SlotToRef(slot));
+        if (reg & kMoveBit) ReleaseSlot(slot);  // the Value now holds the only reference
+        break;
+      }
+    }
+    return Status();
+  };
+  for (size_t i = 0; i < binding.cconv.arguments.size(); ++i) {
+    const CconvItem& item = binding.cconv.arguments[i];
+    if (!item.is_span()) {
+      RT_RETURN_IF_ERROR(take(item.type));
+      continue;
+    }
+    const uint16_t tuples = U16(segments + 2 + 2 * i);
+    args[next_value++] = Value::I32(tuples);
+    for (uint16_t t = 0; t < tuples; ++t) {
+      for (ValueType type : item.tuple) RT_RETURN_IF_ERROR(take(type));
+    }
+  }
+  if (next_reg != reg_count) {
+    return base::InvalidArgumentError("too many argument registers for the import's calling convention");
+  }
+
+  ValueArray results(binding.cconv.results.size());
+  Status status = binding.module->Call(frames.stack(), *binding.state, binding.export_ordinal,
+                                       args.span(), results.span());
+  if (status.code() == StatusCode::kDeferred) {
+    // Only frames on this stack can be resumed; a callee reached through Module::Call cannot.
+    // Its leftover frames (a bytecode callee) are above ours and unwound by the caller's trap.
+    frames.stack().set_suspended(nullptr);
+    return base::FailedPreconditionError(
+        "the import yielded, but only imports of bytecode exports with a declared signature may");
+  }
+  RT_RETURN_IF_ERROR(status);
+
+  // The callee may have run bytecode on this stack and grown the arena.
+  frame = frames.at(frame_offset);
+  r32 = reinterpret_cast<uint32_t*>(frame->registers());
+  rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
+  const uint16_t result_count = U16(result_list);
+  if (result_count != binding.cconv.results.size()) {
+    return base::InvalidArgumentError("the call expects ", result_count, " results but the import returns ",
+                                      binding.cconv.results.size());
+  }
+  for (uint16_t i = 0; i < result_count; ++i) {
+    const ValueType type = binding.cconv.results[i];
+    const uint16_t reg = U16(result_list + 2 + 2 * i);
+    if (!check(reg, type)) return bad_register(reg);
+    const Value& value = results[i];
+    const bool typed = type == ValueType::kRef ? (value.is_ref() || value.is_none()) : value.type() == type;
+    if (!typed) return base::InternalError("import result ", i, " has the wrong type");
+    switch (type) {
+      case ValueType::kI32: r32[reg] = static_cast<uint32_t>(value.i32()); break;
+      case ValueType::kF32: r32[reg] = std::bit_cast<uint32_t>(value.f32()); break;
+      case ValueType::kI64: Store64(r32 + reg, static_cast<uint64_t>(value.i64())); break;
+      case ValueType::kF64: Store64(r32 + reg, std::bit_cast<uint64_t>(value.f64())); break;
+      default: StoreRef(rr[reg & kRefMask], value.ref()); break;
+    }
+  }
+  return Status();
+}
+
+// Writes the entry frame's return values to the host's Values.
+void ReturnToHost(const CompiledFunction& fn, const uint8_t* list, uint32_t* r32, RefSlot* rr,
+                  std::span<Value> results) {
+  const uint16_t count = U16(list);
+  for (uint16_t i = 0; i < count && i < results.size(); ++i) {
+    const uint16_t reg = U16(list + 2 + 2 * i);
+    switch (fn.result_types[i]) {
+      case ValueType::kI32: results[i] = Value::I32(static_cast<int32_t>(r32[reg])); break;
+      case ValueType::kF32: results[i] = Value::F32(std::bit_cast<float>(r32[reg])); break;
+      case ValueType::kI64: results[i] = Value::I64(static_cast<int64_t>(Load64(r32 + reg))); break;
+      case ValueType::kF64: results[i] = Value::F64(std::bit_cast<double>(Load64(r32 + reg))); break;
+      default: {
+        RefSlot& slot = rr[reg & kRefMask];
+        results[i] = Value::FromRef(SlotToRef(slot));
+        if (reg & kMoveBit) ReleaseSlot(slot);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace internal
+
+Status EnterFunction(FrameStack& frames, const CompiledFunction& function,
+                     BytecodeModuleState& state, std::span<const Value> args,
+                     uint32_t* out_entry) {
+  RT_RETURN_IF_ERROR(frames.Push(function, &state, kFrameEntry, out_entry));
+  Frame* frame = frames.at(*out_entry);
+  uint32_t* r32 = reinterpret_cast<uint32_t*>(frame->registers());
+  RefSlot* rr = reinterpret_cast<RefSlot*>(frame->registers() + function.i32_bytes);
+  for (size_t i = 0; i < function.args.size() && i < args.size(); ++i) {
+    const CompiledFunction::Arg& arg = function.args[i];
+    const Value& value = args[i];
+    switch (function.arg_types[i]) {
+      case ValueType::kI32: r32[arg.slot] = static_cast<uint32_t>(value.i32()); break;
+      case ValueType::kF32: r32[arg.slot] = std::bit_cast<uint32_t>(value.f32()); break;
+      case ValueType::kI64: Store64(r32 + arg.slot, static_cast<uint64_t>(value.i64())); break;
+      case ValueType::kF64: Store64(r32 + arg.slot, std::bit_cast<uint64_t>(value.f64())); break;
+      default:
+        if (value.is_ref()) StoreRef(rr[arg.slot], value.ref());
+        break;
+    }
+  }
+  return Status();
+}
+
+}  // namespace iree_rt::vm::bytecode

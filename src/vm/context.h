@@ -1,0 +1,64 @@
+// vm::Context: modules linked together with their per-context state; the unit a host calls into.
+//
+// Create registers modules in order: each gets its state, its dependencies are checked and its
+// imports resolved against modules registered before it (most recent first), then its `__init`
+// export runs. Destruction runs `__deinit` in reverse order. A context is externally
+// synchronized: one invocation at a time.
+#ifndef IREE_RT_VM_CONTEXT_H_
+#define IREE_RT_VM_CONTEXT_H_
+
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "base/ref_object.h"
+#include "base/status.h"
+#include "vm/instance.h"
+#include "vm/module.h"
+#include "vm/value.h"
+
+namespace iree_rt::vm {
+
+class Context : public base::RefObject {
+ public:
+  struct Function {
+    Module* module = nullptr;
+    ModuleState* state = nullptr;
+    uint32_t export_ordinal = 0;
+    const ExportInfo* info = nullptr;
+  };
+
+  static base::StatusOr<base::Ref<Context>> Create(base::Ref<Instance> instance,
+                                                   std::span<const base::Ref<Module>> modules);
+
+  // "module.function", or a bare name looked up in the last registered module.
+  base::StatusOr<Function> LookupFunction(std::string_view name) const;
+
+  // Calls |function| with |args| (checked against its cconv) and returns its results, resuming
+  // through yields until it completes. Errors carry the VM backtrace.
+  base::Status Invoke(const Function& function, std::span<const Value> args,
+                      std::vector<Value>* results);
+
+  Instance& instance() const { return *instance_; }
+  size_t module_count() const { return entries_.size(); }
+  Module& module(size_t index) const { return *entries_[index].module; }
+
+  ~Context() override;
+
+ private:
+  struct Entry {
+    base::Ref<Module> module;
+    std::unique_ptr<ModuleState> state;
+  };
+  explicit Context(base::Ref<Instance> instance) : instance_(std::move(instance)) {}
+  base::Status Register(base::Ref<Module> module);
+  base::Status RunOptional(Entry& entry, std::string_view export_name);
+
+  base::Ref<Instance> instance_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace iree_rt::vm
+
+#endif  // IREE_RT_VM_CONTEXT_H_

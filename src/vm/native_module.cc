@@ -1,0 +1,132 @@
+#include "vm/native_module.h"
+
+#include <algorithm>
+
+#include "vm/stack.h"
+
+namespace iree_rt::vm {
+
+using base::Status;
+using base::StatusCode;
+using base::StatusOr;
+
+namespace {
+
+Value ZeroResult(ValueType type) {
+  switch (type) {
+    case ValueType::kI32:
+      return Value::I32(0);
+    case ValueType::kI64:
+      return Value::I64(0);
+    case ValueType::kF32:
+      return Value::F32(0.0f);
+    case ValueType::kF64:
+      return Value::F64(0.0);
+    case ValueType::kRef:
+      return Value::FromRef(Ref());
+    default:
+      return Value();
+  }
+}
+
+// Balances Stack::Enter on every exit path.
+class DepthScope {
+ public:
+  explicit DepthScope(Stack& stack) : stack_(stack) {}
+  ~DepthScope() { stack_.Leave(); }
+
+ private:
+  Stack& stack_;
+};
+
+}  // namespace
+
+NativeModule::NativeModule(std::string name, uint32_t version, std::vector<FunctionDef> functions)
+    : name_(std::move(name)), version_(version) {
+  entries_.reserve(functions.size());
+  for (FunctionDef& def : functions) entries_.push_back(Entry{std::move(def), {}, {}});
+  // Views into entries_ are taken only now that it will never reallocate again.
+  exports_.reserve(entries_.size());
+  for (Entry& entry : entries_) {
+    for (const auto& [key, value] : entry.def.attrs) entry.attrs.push_back(Attr{key, value});
+    std::sort(entry.attrs.begin(), entry.attrs.end(),
+              [](const Attr& a, const Attr& b) { return a.key < b.key; });
+    exports_.push_back(ExportInfo{entry.def.name, entry.def.cconv, entry.attrs});
+  }
+}
+
+Status NativeModule::Validate() {
+  if (name_.empty()) return base::InvalidArgumentError("native module name is empty");
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Entry& entry = entries_[i];
+    if (entry.def.name.empty()) {
+      return base::InvalidArgumentError("native module ", name_, ": function ", i, " has no name");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (entries_[j].def.name == entry.def.name) {
+        return base::InvalidArgumentError("native module ", name_, " defines function '",
+                                          entry.def.name, "' twice");
+      }
+    }
+    if (!entry.def.handler) {
+      return base::InvalidArgumentError("native function ", name_, ".", entry.def.name,
+                                        " has no handler");
+    }
+    StatusOr<Cconv> cconv = ParseCconv(entry.def.cconv);
+    if (!cconv.ok()) {
+      Status status = cconv.status();
+      return status.Annotate(base::StrCat("in native function ", name_, ".", entry.def.name));
+    }
+    entry.cconv = std::move(cconv).value();
+  }
+  validated_ = true;
+  return Status();
+}
+
+StatusOr<std::unique_ptr<ModuleState>> NativeModule::CreateState(Instance& instance) {
+  return std::make_unique<ModuleState>();
+}
+
+Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordinal,
+                          std::span<const Value> args, std::span<Value> results) {
+  if (!validated_) {
+    return base::FailedPreconditionError("native module ", name_,
+                                         " is used before Validate() succeeded");
+  }
+  if (export_ordinal >= entries_.size()) {
+    return base::OutOfRangeError("export ordinal ", export_ordinal, " out of range (module ", name_,
+                                 " has ", entries_.size(), " exports)");
+  }
+  const Entry& entry = entries_[export_ordinal];
+  const std::string context =
+      base::StrCat("while invoking native function ", name_, ".", entry.def.name);
+  Status status = CheckValues("arguments", entry.cconv.arguments, args);
+  if (status.ok() && results.size() != entry.cconv.results.size()) {
+    status = base::InvalidArgumentError("results: expected ", entry.cconv.results.size(),
+                                        " values but got ", results.size());
+  }
+  if (status.ok()) status = stack.Enter();
+  if (!status.ok()) return status.Annotate(context);
+  DepthScope depth(stack);
+
+  // Typed zeros, so a handler that leaves a result alone still returns a well-typed value.
+  for (size_t i = 0; i < results.size(); ++i) results[i] = ZeroResult(entry.cconv.results[i]);
+  status = entry.def.handler(state, args, results);
+  if (status.code() == StatusCode::kDeferred) {
+    status = base::InternalError("returned DEFERRED, but native functions must run to completion");
+  }
+#ifndef NDEBUG
+  // Handlers are trusted in release builds; in debug builds a wrongly typed result is our bug.
+  if (status.ok()) {
+    Status check = CheckResults("results", entry.cconv.results, results);
+    if (!check.ok()) status = base::InternalError(check.message());
+  }
+#endif
+  if (!status.ok()) {
+    for (Value& result : results) result = Value();
+    return status.Annotate(context);
+  }
+  return Status();
+}
+
+}  // namespace iree_rt::vm

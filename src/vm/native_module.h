@@ -1,0 +1,64 @@
+// vm::NativeModule: the base for modules written in C++ (`check`, `hal`).
+//
+// A subclass lists its functions (name, cconv, handler) once; Call checks the arguments against
+// the cconv before the handler runs, so handlers index |args| without re-checking types, and
+// annotates failures with "while invoking native function <module>.<function>". Native
+// functions run to completion (they never return DEFERRED).
+#ifndef IREE_RT_VM_NATIVE_MODULE_H_
+#define IREE_RT_VM_NATIVE_MODULE_H_
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vm/cconv.h"
+#include "vm/module.h"
+
+namespace iree_rt::vm {
+
+class NativeModule : public Module {
+ public:
+  // |state| is what CreateState returned for the calling context.
+  using Handler = std::function<base::Status(ModuleState& state, std::span<const Value> args,
+                                             std::span<Value> results)>;
+  struct FunctionDef {
+    std::string name;
+    std::string cconv;
+    Handler handler;
+    std::vector<std::pair<std::string, std::string>> attrs;
+  };
+
+  std::string_view name() const override { return name_; }
+  uint32_t version() const override { return version_; }
+  std::span<const ExportInfo> exports() const override { return exports_; }
+
+  // An empty state; override to keep per-context data.
+  base::StatusOr<std::unique_ptr<ModuleState>> CreateState(Instance& instance) override;
+
+  base::Status Call(Stack& stack, ModuleState& state, uint32_t export_ordinal,
+                    std::span<const Value> args, std::span<Value> results) override;
+
+ protected:
+  // INTERNAL-free by construction: a malformed cconv in |functions| is a programming error
+  // reported by Create-time validation in the subclass's factory via Validate().
+  NativeModule(std::string name, uint32_t version, std::vector<FunctionDef> functions);
+  // Parses every function's cconv; call from the subclass factory before handing it out.
+  base::Status Validate();
+
+ private:
+  struct Entry {
+    FunctionDef def;
+    Cconv cconv;
+    std::vector<Attr> attrs;
+  };
+  std::string name_;
+  uint32_t version_;
+  std::vector<Entry> entries_;
+  std::vector<ExportInfo> exports_;
+  bool validated_ = false;  // Call refuses to run before Validate() succeeded
+};
+
+}  // namespace iree_rt::vm
+
+#endif  // IREE_RT_VM_NATIVE_MODULE_H_

@@ -1,0 +1,366 @@
+// C ABI tests of modules, contexts, function calls and value lists, on programs compiled by
+// iree-compile at build time (tests/unit/api/programs).
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "test_util.h"
+
+namespace iree_rt_test {
+namespace {
+
+std::string ProgramPath(const char* name) {
+  return std::string(IREE_RT_TEST_API_PROGRAMS_DIR) + "/api_program_" + name + ".vmfb";
+}
+
+std::vector<char> ReadFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(file)), {});
+}
+
+class VmApiTest : public ApiTest {
+ protected:
+  iree_rt_module_t Load(const char* name) {
+    iree_rt_module_t module = nullptr;
+    EXPECT_TRUE(IsOk(iree_rt_module_load_file(instance_, ProgramPath(name).c_str(), &module)));
+    return Keep(module, iree_rt_module_release);
+  }
+  iree_rt_context_t Link(std::vector<iree_rt_module_t> modules) {
+    iree_rt_context_t context = nullptr;
+    EXPECT_TRUE(IsOk(iree_rt_context_create(instance_, modules.data(), modules.size(), &context)));
+    return Keep(context, iree_rt_context_release);
+  }
+  iree_rt_function_t Lookup(iree_rt_context_t context, const char* name) {
+    iree_rt_function_t function = nullptr;
+    EXPECT_TRUE(IsOk(iree_rt_context_lookup_function(context, name, &function))) << name;
+    return Keep(function, iree_rt_function_release);
+  }
+  iree_rt_value_list_t List() {
+    iree_rt_value_list_t list = nullptr;
+    EXPECT_TRUE(IsOk(iree_rt_value_list_create(4, &list)));
+    return Keep(list, iree_rt_value_list_release);
+  }
+  size_t Size(iree_rt_value_list_t list) {
+    size_t size = 0;
+    EXPECT_TRUE(IsOk(iree_rt_value_list_size(list, &size)));
+    return size;
+  }
+};
+
+TEST_F(VmApiTest, ModuleReflection) {
+  iree_rt_module_t module = Load("scalars");
+  const char* name = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_module_name(module, &name)));
+  EXPECT_STREQ(name, "module");
+  size_t count = 0;
+  ASSERT_TRUE(IsOk(iree_rt_module_function_count(module, &count)));
+  ASSERT_EQ(count, 1u);
+  const char* function_name = nullptr;
+  const char* signature = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_module_function_name(module, 0, &function_name)));
+  ASSERT_TRUE(IsOk(iree_rt_module_function_signature(module, 0, &signature)));
+  EXPECT_STREQ(function_name, "add");
+  EXPECT_STREQ(signature, "0iIf_If");
+  size_t attr_count = 0;
+  ASSERT_TRUE(IsOk(iree_rt_module_function_attr_count(module, 0, &attr_count)));
+  bool found_declaration = false;
+  for (size_t i = 0; i < attr_count; ++i) {
+    const char* key = nullptr;
+    const char* value = nullptr;
+    ASSERT_TRUE(IsOk(iree_rt_module_function_attr(module, 0, i, &key, &value)));
+    if (std::string(key) == "iree.abi.declaration") {
+      found_declaration = true;
+      EXPECT_NE(std::string(value).find("sync func @add"), std::string::npos) << value;
+    }
+  }
+  EXPECT_TRUE(found_declaration);
+  EXPECT_TRUE(HasCode(iree_rt_module_function_name(module, 1, &function_name),
+                      IREE_RT_STATUS_OUT_OF_RANGE));
+  EXPECT_TRUE(HasCode(iree_rt_module_function_attr(module, 0, attr_count, &name, &name),
+                      IREE_RT_STATUS_OUT_OF_RANGE));
+}
+
+TEST_F(VmApiTest, CallScalars) {
+  iree_rt_context_t context = Link({Load("scalars")});
+  iree_rt_function_t add = Lookup(context, "add");
+  const char* signature = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_function_signature(add, &signature)));
+  EXPECT_STREQ(signature, "0iIf_If");
+  const char* declaration = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_function_attr(add, "iree.abi.declaration", &declaration)));
+  ASSERT_NE(declaration, nullptr);
+  const char* missing = "unchanged";
+  ASSERT_TRUE(IsOk(iree_rt_function_attr(add, "no.such.attr", &missing)));
+  EXPECT_EQ(missing, nullptr);
+
+  iree_rt_value_list_t args = List();
+  iree_rt_value_list_t results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(args, -7)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i64(args, int64_t{1} << 40)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_f32(args, 1.5f)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(add, args, results)));
+  ASSERT_EQ(Size(results), 2u);
+  iree_rt_value_type_t type = IREE_RT_VALUE_TYPE_NONE;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_type(results, 0, &type)));
+  EXPECT_EQ(type, IREE_RT_VALUE_TYPE_I64);
+  int64_t sum = 0;
+  float square = 0;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_i64(results, 0, &sum)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_f32(results, 1, &square)));
+  EXPECT_EQ(sum, (int64_t{1} << 40) - 7);
+  EXPECT_EQ(square, 2.25f);
+  // An i64 that does not fit in i32, and a float read as an integer, are errors.
+  int32_t narrow = 0;
+  EXPECT_TRUE(HasCode(iree_rt_value_list_get_i32(results, 0, &narrow), IREE_RT_STATUS_OUT_OF_RANGE));
+  EXPECT_TRUE(HasCode(iree_rt_value_list_get_i64(results, 1, &sum), IREE_RT_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(iree_rt_value_list_get_i64(results, 2, &sum), IREE_RT_STATUS_OUT_OF_RANGE));
+}
+
+TEST_F(VmApiTest, ArgumentMismatchesNameTheProblem) {
+  iree_rt_context_t context = Link({Load("scalars")});
+  iree_rt_function_t add = Lookup(context, "add");
+  iree_rt_value_list_t results = List();
+  iree_rt_value_list_t too_few = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(too_few, 1)));
+  EXPECT_TRUE(HasCode(iree_rt_function_call(add, too_few, results), IREE_RT_STATUS_INVALID_ARGUMENT));
+  iree_rt_value_list_t wrong_type = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(wrong_type, 1)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_f32(wrong_type, 2.0f)));  // i64 expected
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_f32(wrong_type, 3.0f)));
+  EXPECT_TRUE(HasCode(iree_rt_function_call(add, wrong_type, results),
+                      IREE_RT_STATUS_INVALID_ARGUMENT));
+  EXPECT_TRUE(HasCode(iree_rt_function_call(add, nullptr, results), IREE_RT_STATUS_INVALID_ARGUMENT));
+  EXPECT_EQ(Size(results), 0u);  // untouched on error
+  // Results are required when the function returns values.
+  EXPECT_TRUE(IsInvalidArgument(iree_rt_function_call(add, wrong_type, nullptr), "results"));
+  iree_rt_function_t missing = nullptr;
+  EXPECT_TRUE(HasCode(iree_rt_context_lookup_function(context, "nope", &missing),
+                      IREE_RT_STATUS_NOT_FOUND, "nope"));
+  EXPECT_EQ(missing, nullptr);
+}
+
+TEST_F(VmApiTest, ListsInAndOut) {
+  iree_rt_context_t context = Link({Load("vm_ops")});
+  iree_rt_value_list_t args = List();
+  iree_rt_value_list_t results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(args, 5)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(Lookup(context, "iota"), args, results)));
+  const char* type_name = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_ref_type(results, 0, &type_name)));
+  EXPECT_STREQ(type_name, "vm.list");
+  iree_rt_value_list_t iota = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_list(results, 0, &iota)));
+  Keep(iota, iree_rt_value_list_release);
+  ASSERT_EQ(Size(iota), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    int32_t value = -1;
+    ASSERT_TRUE(IsOk(iree_rt_value_list_get_i32(iota, i, &value)));
+    EXPECT_EQ(value, static_cast<int32_t>(i));
+  }
+  // The program's list goes back in as an argument.
+  iree_rt_value_list_t sum_args = List();
+  iree_rt_value_list_t sum_results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_list(sum_args, iota)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(Lookup(context, "sum"), sum_args, sum_results)));
+  int32_t sum = 0;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_i32(sum_results, 0, &sum)));
+  EXPECT_EQ(sum, 0 + 1 + 2 + 3 + 4);
+  // A list cannot hold itself (a reference cycle would leak).
+  EXPECT_TRUE(HasCode(iree_rt_value_list_push_list(sum_args, sum_args),
+                      IREE_RT_STATUS_INVALID_ARGUMENT, "itself"));
+}
+
+TEST_F(VmApiTest, BufferViewsPassThrough) {
+  iree_rt_context_t context = Link({Load("vm_ops")});
+  iree_rt_buffer_t buffer = Allocate(device_, 16);
+  const int64_t shape[] = {2, 2};
+  iree_rt_buffer_view_t view = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_buffer_view_create(buffer, shape, 2, IREE_RT_ELEMENT_TYPE_FLOAT_32,
+                                              IREE_RT_ENCODING_TYPE_DENSE_ROW_MAJOR, &view)));
+  Keep(view, iree_rt_buffer_view_release);
+  iree_rt_value_list_t args = List();
+  iree_rt_value_list_t results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_buffer_view(args, view)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(Lookup(context, "echo"), args, results)));
+  iree_rt_buffer_view_t echoed = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_buffer_view(results, 0, &echoed)));
+  Keep(echoed, iree_rt_buffer_view_release);
+  size_t rank = 0;
+  ASSERT_TRUE(IsOk(iree_rt_buffer_view_rank(echoed, &rank)));
+  EXPECT_EQ(rank, 2u);
+  // The same buffer comes back: a write through the original is visible.
+  const float value = 4.5f;
+  ASSERT_TRUE(IsOk(iree_rt_buffer_write(buffer, 4, &value, sizeof(value))));
+  float read = 0;
+  iree_rt_buffer_t echoed_buffer = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_buffer_view_buffer(echoed, &echoed_buffer)));
+  ASSERT_TRUE(IsOk(iree_rt_buffer_read(echoed_buffer, 4, &read, sizeof(read))));
+  EXPECT_EQ(read, value);
+  // A NULL reference is a valid argument, and a list is not a buffer view.
+  iree_rt_value_list_t null_args = List();
+  iree_rt_value_list_t null_results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_buffer_view(null_args, nullptr)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(Lookup(context, "echo"), null_args, null_results)));
+  iree_rt_buffer_view_t null_view = view;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_buffer_view(null_results, 0, &null_view)));
+  EXPECT_EQ(null_view, nullptr);
+  iree_rt_value_list_t nested = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_list(nested, args)));
+  EXPECT_TRUE(HasCode(iree_rt_value_list_get_buffer_view(nested, 0, &null_view),
+                      IREE_RT_STATUS_INVALID_ARGUMENT, "vm.list"));
+}
+
+TEST_F(VmApiTest, ProgramFailureCarriesCodeMessageAndBacktrace) {
+  iree_rt_context_t context = Link({Load("vm_ops")});
+  iree_rt_function_t maybe_fail = Lookup(context, "maybe_fail");
+  iree_rt_value_list_t args = List();
+  iree_rt_value_list_t results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(args, 0)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(maybe_fail, args, results)));
+  int32_t value = 0;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_i32(results, 0, &value)));
+  EXPECT_EQ(value, 1);
+  iree_rt_value_list_t fail_args = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(fail_args, 3)));
+  iree_rt_status_t status = iree_rt_function_call(maybe_fail, fail_args, results);
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(iree_rt_status_code(status), IREE_RT_STATUS_NOT_FOUND);
+  const std::string message = iree_rt_status_message(status);
+  EXPECT_NE(message.find("maybe_fail was asked to fail"), std::string::npos) << message;
+  EXPECT_NE(message.find("vmops.maybe_fail"), std::string::npos) << message;  // backtrace
+  iree_rt_status_free(status);
+  EXPECT_EQ(Size(results), 1u);
+  // The context stays usable after a failed call.
+  ASSERT_TRUE(IsOk(iree_rt_function_call(maybe_fail, args, results)));
+}
+
+TEST_F(VmApiTest, CheckModuleReportsFailedExpectations) {
+  iree_rt_module_t check = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_module_create_check(instance_, &check)));
+  Keep(check, iree_rt_module_release);
+  iree_rt_context_t context = Link({check, Load("check_scalar")});
+  ASSERT_TRUE(IsOk(iree_rt_function_call(Lookup(context, "passes"), nullptr, nullptr)));
+  iree_rt_value_list_t args = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(args, 0)));
+  // expect_true(0) fails, expect_false(0) passes.
+  EXPECT_TRUE(HasCode(iree_rt_function_call(Lookup(context, "fails"), args, nullptr),
+                      IREE_RT_STATUS_FAILED_PRECONDITION, "Expected 0 to be nonzero"));
+  // Without the check module the expectations are skipped (optional imports).
+  iree_rt_context_t unchecked = Link({Load("check_scalar")});
+  EXPECT_TRUE(IsOk(iree_rt_function_call(Lookup(unchecked, "fails"), args, nullptr)));
+}
+
+TEST_F(VmApiTest, LoadFromMemoryWithoutCopy) {
+  std::vector<char> bytes = ReadFile(ProgramPath("scalars"));
+  ASSERT_FALSE(bytes.empty());
+  static std::atomic<int> released{0};
+  released = 0;
+  auto on_release = [](void* user_data) { released += *static_cast<int*>(user_data); };
+  int increment = 1;
+  iree_rt_module_t module = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_module_load_memory(instance_, bytes.data(), bytes.size(),
+                                              IREE_RT_MODULE_LOAD_FLAG_NONE, on_release,
+                                              &increment, &module)));
+  iree_rt_context_t context = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_context_create(instance_, &module, 1, &context)));
+  iree_rt_module_release(module);
+  EXPECT_EQ(released.load(), 0);  // the context still holds the module
+  iree_rt_function_t add = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_context_lookup_function(context, "module.add", &add)));
+  iree_rt_context_release(context);
+  EXPECT_EQ(released.load(), 0);  // the function holds the context
+  iree_rt_value_list_t args = List();
+  iree_rt_value_list_t results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(args, 1)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i64(args, 2)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_f32(args, 3)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(add, args, results)));
+  iree_rt_function_release(add);
+  EXPECT_EQ(released.load(), 1);
+}
+
+TEST_F(VmApiTest, LoadFromMemoryWithCopy) {
+  std::vector<char> bytes = ReadFile(ProgramPath("scalars"));
+  static std::atomic<int> released{0};
+  released = 0;
+  iree_rt_module_t module = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_module_load_memory(
+      instance_, bytes.data(), bytes.size(), IREE_RT_MODULE_LOAD_FLAG_COPY,
+      [](void*) { ++released; }, nullptr, &module)));
+  Keep(module, iree_rt_module_release);
+  EXPECT_EQ(released.load(), 1);  // copied: the caller's bytes are free at once
+  std::fill(bytes.begin(), bytes.end(), 0);
+  iree_rt_context_t context = Link({module});
+  iree_rt_value_list_t args = List();
+  iree_rt_value_list_t results = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(args, 1)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i64(args, 2)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_f32(args, 3)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(Lookup(context, "add"), args, results)));
+  int64_t sum = 0;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_i64(results, 0, &sum)));
+  EXPECT_EQ(sum, 3);
+}
+
+TEST_F(VmApiTest, MalformedModulesAreRejected) {
+  std::vector<char> bytes = ReadFile(ProgramPath("vm_ops"));
+  ASSERT_GT(bytes.size(), 256u);
+  static std::atomic<int> released{0};
+  released = 0;
+  auto on_release = [](void*) { ++released; };
+  iree_rt_module_t module = nullptr;
+  // Truncated, then corrupted in the FlatBuffer: both rejected, the callback never runs (the
+  // caller keeps its memory), and no handle comes back.
+  EXPECT_TRUE(HasCode(iree_rt_module_load_memory(instance_, bytes.data(), bytes.size() / 2,
+                                                 IREE_RT_MODULE_LOAD_FLAG_NONE, on_release,
+                                                 nullptr, &module),
+                      IREE_RT_STATUS_INVALID_ARGUMENT));
+  std::vector<char> garbage(bytes.size(), 0x5A);
+  EXPECT_TRUE(HasCode(iree_rt_module_load_memory(instance_, garbage.data(), garbage.size(),
+                                                 IREE_RT_MODULE_LOAD_FLAG_COPY, on_release,
+                                                 nullptr, &module),
+                      IREE_RT_STATUS_INVALID_ARGUMENT));
+  EXPECT_EQ(module, nullptr);
+  EXPECT_EQ(released.load(), 0);
+  EXPECT_TRUE(HasCode(iree_rt_module_load_file(instance_, "/nonexistent/m.vmfb", &module),
+                      IREE_RT_STATUS_NOT_FOUND, "/nonexistent/m.vmfb"));
+  EXPECT_TRUE(HasCode(iree_rt_module_load_memory(instance_, bytes.data(), bytes.size(), 0x80,
+                                                 nullptr, nullptr, &module),
+                      IREE_RT_STATUS_INVALID_ARGUMENT, "flags"));
+}
+
+TEST_F(VmApiTest, MissingImportsFailContextCreation) {
+  // vm_ops imports nothing; check_scalar's imports are optional; a program importing a
+  // required function from a module not linked must fail to link, naming the module.
+  iree_rt_module_t hal_user = Load("needs_hal");
+  iree_rt_context_t context = nullptr;
+  EXPECT_TRUE(HasCode(iree_rt_context_create(instance_, &hal_user, 1, &context),
+                      IREE_RT_STATUS_NOT_FOUND, "hal"));
+  EXPECT_EQ(context, nullptr);
+}
+
+TEST_F(VmApiTest, ValueListBasics) {
+  iree_rt_value_list_t list = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_f64(list, 0.25)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(list, -3)));
+  double d = 0;
+  float f = 0;
+  int64_t wide = 0;
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_f64(list, 0, &d)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_f32(list, 0, &f)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_get_i64(list, 1, &wide)));
+  EXPECT_EQ(d, 0.25);
+  EXPECT_EQ(f, 0.25f);
+  EXPECT_EQ(wide, -3);
+  const char* type_name = nullptr;
+  EXPECT_TRUE(HasCode(iree_rt_value_list_get_ref_type(list, 1, &type_name),
+                      IREE_RT_STATUS_INVALID_ARGUMENT, "i32"));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_clear(list)));
+  EXPECT_EQ(Size(list), 0u);
+  EXPECT_TRUE(HasCode(iree_rt_value_list_get_f64(list, 0, &d), IREE_RT_STATUS_OUT_OF_RANGE));
+}
+
+}  // namespace
+}  // namespace iree_rt_test
