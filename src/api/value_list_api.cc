@@ -38,9 +38,8 @@ bool IsInteger(vm::ValueType type) {
 }
 
 Status WrongKind(size_t index, const vm::Value& value, const char* wanted) {
-  static constexpr const char* kNames[] = {"none", "i8", "i16", "i32", "i64", "f32", "f64", "ref"};
-  return base::InvalidArgumentError("value ", index, " is ",
-                                    kNames[static_cast<int>(value.type())], ", not ", wanted);
+  return base::InvalidArgumentError("value ", index, " is ", vm::ValueTypeName(value.type()),
+                                    ", not ", wanted);
 }
 
 StatusOr<int64_t> GetInteger(iree_rt_value_list_t list, size_t index) {

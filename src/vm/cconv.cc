@@ -32,28 +32,6 @@ bool ScalarType(char c, ValueType* type) {
   }
 }
 
-const char* TypeName(ValueType type) {
-  switch (type) {
-    case ValueType::kNone:
-      return "none";
-    case ValueType::kI8:
-      return "i8";
-    case ValueType::kI16:
-      return "i16";
-    case ValueType::kI32:
-      return "i32";
-    case ValueType::kI64:
-      return "i64";
-    case ValueType::kF32:
-      return "f32";
-    case ValueType::kF64:
-      return "f64";
-    case ValueType::kRef:
-      return "ref";
-  }
-  return "?";
-}
-
 Status BadChar(std::string_view cconv, size_t pos, std::string_view why) {
   if (pos >= cconv.size()) {
     return base::InvalidArgumentError("calling convention '", cconv, "' ends early: ", why);
@@ -131,8 +109,8 @@ Status CheckValues(std::string_view what, std::span<const CconvItem> items,
   size_t next = 0;
   auto mismatch = [&](size_t index, ValueType expected) {
     return base::InvalidArgumentError(what, ": value ", index, " is ",
-                                      TypeName(values[index].type()),
-                                      " but the calling convention expects ", TypeName(expected));
+                                      ValueTypeName(values[index].type()),
+                                      " but the calling convention expects ", ValueTypeName(expected));
   };
   auto too_few = [&]() {
     return base::InvalidArgumentError(what, ": too few values (", values.size(),
@@ -177,8 +155,8 @@ Status CheckResults(std::string_view what, std::span<const ValueType> types,
   }
   for (size_t i = 0; i < types.size(); ++i) {
     if (!Matches(types[i], values[i])) {
-      return base::InvalidArgumentError(what, ": value ", i, " is ", TypeName(values[i].type()),
-                                        " but the calling convention expects ", TypeName(types[i]));
+      return base::InvalidArgumentError(what, ": value ", i, " is ", ValueTypeName(values[i].type()),
+                                        " but the calling convention expects ", ValueTypeName(types[i]));
     }
   }
   return Status();

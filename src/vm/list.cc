@@ -24,48 +24,7 @@ bool IsInteger(ValueType type) {
 bool IsFloat(ValueType type) { return type == ValueType::kF32 || type == ValueType::kF64; }
 bool IsPrimitive(ValueType type) { return IsInteger(type) || IsFloat(type); }
 
-const char* ValueTypeName(ValueType type) {
-  switch (type) {
-    case ValueType::kNone:
-      return "none";
-    case ValueType::kI8:
-      return "i8";
-    case ValueType::kI16:
-      return "i16";
-    case ValueType::kI32:
-      return "i32";
-    case ValueType::kI64:
-      return "i64";
-    case ValueType::kF32:
-      return "f32";
-    case ValueType::kF64:
-      return "f64";
-    case ValueType::kRef:
-      return "ref";
-  }
-  return "?";
-}
-
 std::string_view RefTypeName(const RefType* type) { return type ? type->name : "any"; }
-
-Value ZeroValue(ValueType type) {
-  switch (type) {
-    case ValueType::kI8:
-      return Value::I8(0);
-    case ValueType::kI16:
-      return Value::I16(0);
-    case ValueType::kI32:
-      return Value::I32(0);
-    case ValueType::kI64:
-      return Value::I64(0);
-    case ValueType::kF32:
-      return Value::F32(0.0f);
-    case ValueType::kF64:
-      return Value::F64(0.0);
-    default:
-      return Value();
-  }
-}
 
 // The list.get/set conversions: integers sign-extend or truncate, floats convert between widths,
 // and integer<->float is deliberately not converted (the result is zero), as the ISA specifies.
@@ -88,7 +47,7 @@ Value Convert(const Value& value, ValueType to) {
   if (value.type() == ValueType::kF64 && to == ValueType::kF32) {
     return Value::F32(static_cast<float>(value.f64()));
   }
-  return ZeroValue(to);
+  return Value::Zero(to);
 }
 
 // Elements live in a byte vector with no alignment guarantee for the element type.

@@ -12,23 +12,6 @@ using base::StatusOr;
 
 namespace {
 
-Value ZeroResult(ValueType type) {
-  switch (type) {
-    case ValueType::kI32:
-      return Value::I32(0);
-    case ValueType::kI64:
-      return Value::I64(0);
-    case ValueType::kF32:
-      return Value::F32(0.0f);
-    case ValueType::kF64:
-      return Value::F64(0.0);
-    case ValueType::kRef:
-      return Value::FromRef(Ref());
-    default:
-      return Value();
-  }
-}
-
 // Balances Stack::Enter on every exit path.
 class DepthScope {
  public:
@@ -110,7 +93,7 @@ Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordi
   DepthScope depth(stack);
 
   // Typed zeros, so a handler that leaves a result alone still returns a well-typed value.
-  for (size_t i = 0; i < results.size(); ++i) results[i] = ZeroResult(entry.cconv.results[i]);
+  for (size_t i = 0; i < results.size(); ++i) results[i] = Value::Zero(entry.cconv.results[i]);
   status = entry.def.handler(state, args, results);
   if (status.code() == StatusCode::kDeferred) {
     status = base::InternalError("returned DEFERRED, but native functions must run to completion");

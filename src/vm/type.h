@@ -33,6 +33,21 @@ constexpr size_t ValueTypeSize(ValueType type) {
   }
 }
 
+// "i32", "f64", "ref", "none": for messages.
+constexpr const char* ValueTypeName(ValueType type) {
+  switch (type) {
+    case ValueType::kNone: return "none";
+    case ValueType::kI8: return "i8";
+    case ValueType::kI16: return "i16";
+    case ValueType::kI32: return "i32";
+    case ValueType::kI64: return "i64";
+    case ValueType::kF32: return "f32";
+    case ValueType::kF64: return "f64";
+    case ValueType::kRef: return "ref";
+  }
+  return "?";
+}
+
 // A resolved type-table entry:
 //   primitive:  {kI8..kF64, nullptr}
 //   typed ref:  {kRef, &type}

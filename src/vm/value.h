@@ -30,6 +30,16 @@ class Value {
     value.f64_ = v;
     return value;
   }
+  // The zero of |type| (a null ref for kRef, an empty Value for kNone).
+  static Value Zero(ValueType type) {
+    switch (type) {
+      case ValueType::kF32: return F32(0.0f);
+      case ValueType::kF64: return F64(0.0);
+      case ValueType::kRef: return FromRef(Ref());
+      case ValueType::kNone: return Value();
+      default: return Primitive(type, 0);
+    }
+  }
   static Value FromRef(Ref ref) {
     Value value;
     value.type_ = ValueType::kRef;

@@ -87,23 +87,6 @@ class ModuleVerifier {
   std::vector<BranchTarget> branch_targets_;
 };
 
-const char* ValueTypeName(ValueType type) {
-  switch (type) {
-    case ValueType::kI32:
-      return "i32";
-    case ValueType::kI64:
-      return "i64";
-    case ValueType::kF32:
-      return "f32";
-    case ValueType::kF64:
-      return "f64";
-    case ValueType::kRef:
-      return "ref";
-    default:
-      return "?";
-  }
-}
-
 bool Is64Bit(ValueType type) { return type == ValueType::kI64 || type == ValueType::kF64; }
 
 class FunctionVerifier {
