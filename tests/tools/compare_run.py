@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Runs iree-rt-run and IREE's iree-run-module with the same flags and compares them.
 
-usage: compare_run.py IREE_RT_RUN IREE_RUN_MODULE [--expect-fail] -- FLAGS...
+usage: compare_run.py IREE_RT_RUN IREE_RUN_MODULE [--expect-fail] [--npy=PATH] -- FLAGS...
 
 Passes when both exit with the same success/failure and, on success, print the same stdout.
 On failure only the exit codes are compared (error texts differ by design) and our stderr must
 be non-empty. Prints a skip notice (which ctest reports as skipped) when iree-run-module is
 missing.
+--npy=PATH first writes two arrays to PATH (2x3 float32 0..5, then 4 int32 -2..1) with numpy.
 """
 import os
 import subprocess
@@ -19,6 +20,12 @@ def main():
     split = argv.index("--")
     expect_fail = "--expect-fail" in argv[2:split]
     flags = argv[split + 1:]
+    for option in argv[2:split]:
+        if option.startswith("--npy="):
+            import numpy as np
+            with open(option[len("--npy="):], "wb") as f:
+                np.save(f, np.arange(6, dtype=np.float32).reshape(2, 3))
+                np.save(f, np.arange(-2, 2, dtype=np.int32))
     if not os.path.exists(theirs):
         print(f"SKIPPED: {theirs} is not installed (scripts/setup.sh installs iree-base-runtime)")
         return 0
