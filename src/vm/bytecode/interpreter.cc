@@ -90,27 +90,35 @@ enum Op : uint8_t {
 };
 }  // namespace f64
 
-[[gnu::noinline]] void RemapRef(RefSlot* rr, uint16_t src, uint16_t dst) {
-  AssignSlot(rr[dst & kRefMask], rr[src & kRefMask], (src & kMoveBit) != 0);
-}
-
-// Block arguments: pairs applied in order (the compiler orders them so that is correct). Inlined
-// into every branch: most remap lists are empty or a few i32 copies.
-[[gnu::always_inline]] inline const uint8_t* ApplyRemap(const uint8_t* p, const uint8_t* code,
-                                                        uint32_t* r32, RefSlot* rr) {
-  p = Align2(p, code);
-  const uint16_t count = U16(p);
-  p += 2;
-  for (uint16_t i = 0; i < count; ++i, p += 4) {
+// The rest of a remap list from the first ref pair on (pairs stay in order). Out of line so the
+// inlined i32 loop below makes no call and GCC keeps its cursor in a register.
+[[gnu::noinline]] void RemapRest(const uint8_t* p, const uint8_t* end, uint32_t* r32,
+                                 RefSlot* rr) {
+  for (; p != end; p += 4) {
     const uint16_t src = U16(p);
     const uint16_t dst = U16(p + 2);
-    if (src & kRefBit) [[unlikely]] {
-      RemapRef(rr, src, dst);
+    if (src & kRefBit) {
+      AssignSlot(rr[dst & kRefMask], rr[src & kRefMask], (src & kMoveBit) != 0);
     } else {
       r32[dst] = r32[src];
     }
   }
-  return p;
+}
+
+// Block arguments: pairs applied in order (the compiler orders them so that is correct). Inlined
+// into every branch: most remap lists are empty or a few i32 copies.
+[[gnu::always_inline]] inline void ApplyRemap(const uint8_t* p, const uint8_t* code,
+                                              uint32_t* r32, RefSlot* rr) {
+  p = Align2(p, code);
+  const uint8_t* end = p + 2 + 4 * U16(p);
+  for (p += 2; p != end; p += 4) {
+    const uint32_t pair = U32(p);  // src | dst << 16
+    if (pair & kRefBit) [[unlikely]] {
+      RemapRest(p, end, r32, rr);
+      return;
+    }
+    r32[pair >> 16] = r32[pair & 0xFFFF];
+  }
 }
 
 // ---- refs of the VM object model ----------------------------------------------------------------
@@ -829,10 +837,25 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       }
 
       // ---- calls ------------------------------------------------------------------------------
-      OPCODE(Call)
+      OPCODE(Call) {  // the common case, an internal call: no segments, no resume pc
+        const uint32_t callee = U32(ip);
+        if (callee & kImportBit) goto call_general;
+        const uint8_t* code = cold.code;
+        const uint8_t* args = Align2(ip + 4, code);
+        const uint8_t* result_list = Align2(args + 2 + 2 * U16(args), code);
+        Frame* frame = cold.frame;
+        frame->pc = static_cast<uint32_t>(result_list + 2 + 2 * U16(result_list) - code);
+        frame->call_pc = static_cast<uint32_t>(ip - 1 - code);
+        frame->results_pc = static_cast<uint32_t>(result_list - code);
+        cold.call_fn = &cold.st->module().functions()[callee];
+        cold.call_state = cold.st;
+        cold.call_args = args;
+        goto push_frame;
+      }
       OPCODE(CallVariadic)
       OPCODE(CallYieldable)
-      OPCODE(CallVariadicYieldable) {
+      OPCODE(CallVariadicYieldable)
+      call_general: {
         const uint8_t op = ip[-1];
         const bool variadic = op == core::CallVariadic || op == core::CallVariadicYieldable;
         const bool yieldable = op == core::CallYieldable || op == core::CallVariadicYieldable;
