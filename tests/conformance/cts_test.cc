@@ -45,23 +45,6 @@ std::string BackendModeName(const ::testing::TestParamInfo<CtsParam>& info) {
   return BackendName(info) + (info.param.mode == RecordingMode::kIndirect ? "_indirect" : "_direct");
 }
 
-::testing::AssertionResult IsOk(const Status& status) {
-  if (status.ok()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << status.ToString();
-}
-
-::testing::AssertionResult IsError(const Status& status, StatusCode code, std::string_view substring) {
-  if (status.code() != code) {
-    return ::testing::AssertionFailure()
-           << "expected " << base::StatusCodeName(code) << " but got " << status.ToString();
-  }
-  if (!substring.empty() && status.message().find(substring) == std::string_view::npos) {
-    return ::testing::AssertionFailure()
-           << "message '" << status.message() << "' lacks '" << substring << "'";
-  }
-  return ::testing::AssertionSuccess();
-}
-
 hal::BufferRef Bindings::Bind(const Ref<hal::Buffer>& buffer, uint64_t offset, uint64_t length) {
   if (mode_ == RecordingMode::kDirect) return hal::BufferRef{buffer, 0, offset, length};
   const uint32_t slot = static_cast<uint32_t>(table_.size());

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "status_matchers.h"
 #include "base/ref_object.h"
 #include "base/status.h"
 #include "hal/buffer.h"
@@ -29,6 +30,9 @@
 #include "registry.h"
 
 namespace iree_rt::cts {
+
+using iree_rt::testing::IsError;
+using iree_rt::testing::IsOk;
 
 // Every wait in the suite is bounded: a lost signal fails the case instead of hanging ctest.
 inline constexpr int64_t kWaitTimeoutNs = 60'000'000'000;  // 60 s (TSan on 2 cores is slow)
@@ -55,15 +59,6 @@ std::vector<CtsParam> BackendAndModeParams();
 std::string BackendName(const ::testing::TestParamInfo<CtsParam>& info);
 std::string BackendModeName(const ::testing::TestParamInfo<CtsParam>& info);
 
-// Status assertions: EXPECT_TRUE(IsOk(status)) prints the status on failure.
-::testing::AssertionResult IsOk(const base::Status& status);
-template <typename T>
-::testing::AssertionResult IsOk(const base::StatusOr<T>& status_or) {
-  return IsOk(status_or.status());
-}
-// Passes if |status| has |code| and, when given, its message contains |substring|.
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring = {});
 
 // Buffer refs in the fixture's recording mode. Direct: {buffer, offset, length}. Indirect: a new
 // slot whose table entry carries (buffer, offset, length) and a ref {slot, 0, length}, so the

@@ -6,21 +6,16 @@
 
 #include <string_view>
 
+#include "status_matchers.h"
 #include "base/ref_object.h"
 #include "base/status.h"
 #include "hal/buffer.h"
 
 namespace iree_rt::hal::testing {
 
-// EXPECT_TRUE(IsOk(x)) prints the status when it fails.
-::testing::AssertionResult IsOk(const base::Status& status);
-template <typename T>
-::testing::AssertionResult IsOk(const base::StatusOr<T>& status_or) {
-  return IsOk(status_or.status());
-}
-// Passes if |status| has |code| and, when given, its message contains |substring|.
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring = {});
+using iree_rt::testing::IsError;
+using iree_rt::testing::IsOk;
+
 
 // A zeroed host buffer (utils::HeapBuffer) with the given properties.
 base::Ref<Buffer> MakeHostBuffer(uint64_t size,

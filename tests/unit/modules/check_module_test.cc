@@ -1,6 +1,7 @@
 // Tests of the native `check` module, called through vm::NativeModule::Call and vm::Context with
 // real buffer views on a local-sync CPU device (and a fake device whose buffers the host cannot
 // map, for the read-through-the-device path).
+#include "status_matchers.h"
 #include "modules/check/check_module.h"
 
 #include <gtest/gtest.h>
@@ -40,18 +41,7 @@ using base::Status;
 using base::StatusCode;
 using base::StatusOr;
 
-::testing::AssertionResult IsError(const Status& status, StatusCode code,
-                                   std::string_view substring = {}) {
-  if (status.code() != code) {
-    return ::testing::AssertionFailure()
-           << "expected " << base::StatusCodeName(code) << " but got " << status.ToString();
-  }
-  if (status.message().find(substring) == std::string_view::npos) {
-    return ::testing::AssertionFailure()
-           << "message lacks \"" << substring << "\": " << status.ToString();
-  }
-  return ::testing::AssertionSuccess();
-}
+using iree_rt::testing::IsError;
 
 StatusOr<Ref<hal::Device>> CreateLocalSyncDevice() {
   hal::DriverRegistry registry;

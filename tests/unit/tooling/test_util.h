@@ -7,25 +7,15 @@
 #include <string>
 #include <string_view>
 
+#include "status_matchers.h"
 #include "base/status.h"
 #include "hal/allocator.h"
 
 namespace iree_rt::tooling::testing {
 
-// EXPECT_TRUE(IsOk(x)) prints the status when it fails.
-::testing::AssertionResult IsOk(const base::Status& status);
-template <typename T>
-::testing::AssertionResult IsOk(const base::StatusOr<T>& status_or) {
-  return IsOk(status_or.status());
-}
-// Passes if |status| has |code| and, when given, its message contains |substring|.
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring = {});
-template <typename T>
-::testing::AssertionResult IsError(const base::StatusOr<T>& status_or, base::StatusCode code,
-                                   std::string_view substring = {}) {
-  return IsError(status_or.status(), code, substring);
-}
+using iree_rt::testing::IsError;
+using iree_rt::testing::IsOk;
+
 
 // The allocator of a local-sync device, created once per test binary.
 hal::Allocator& CpuAllocator();

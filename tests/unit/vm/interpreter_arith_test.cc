@@ -24,29 +24,14 @@ const float kInf = std::numeric_limits<float>::infinity();
 
 int32_t Wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
 
-class ArithTest : public ::testing::Test {
+class ArithTest : public ProgramTest {
  protected:
   void Load(std::string_view name) {
-    instance_ = Instance::Create();
     auto module = LoadProgram(*instance_, name);
     ASSERT_TRUE(module.ok()) << module.status().ToString();
-    auto program = Program::Create(instance_, {*module});
-    ASSERT_TRUE(program.ok()) << program.status().ToString();
-    program_.emplace(std::move(program).value());
+    Link({*module});
   }
   void SetUp() override { Load("scalar_math"); }
-
-  std::vector<Value> Run(std::string_view function, std::vector<Value> args) {
-    auto results = program_->Call(function, std::move(args));
-    EXPECT_TRUE(results.ok()) << function << ": " << results.status().ToString();
-    return results.ok() ? std::move(results).value() : std::vector<Value>(16);
-  }
-  base::Status RunStatus(std::string_view function, std::vector<Value> args) {
-    return program_->Call(function, std::move(args)).status();
-  }
-
-  base::Ref<Instance> instance_;
-  std::optional<Program> program_;
 };
 
 TEST_F(ArithTest, I32Ops) {

@@ -33,26 +33,15 @@ void PatchRecursion(std::vector<uint8_t>& bytes) {
   EXPECT_EQ(PatchCallsToSelf(bytes, "hold_ref", "hold_ref_stub"), 1);
 }
 
-class CallTest : public ::testing::Test {
+class CallTest : public ProgramTest {
  protected:
   void SetUp() override {
-    instance_ = Instance::Create();
     auto callee = LoadProgram(*instance_, "vm_callee");
     ASSERT_TRUE(callee.ok()) << callee.status().ToString();
     auto calls = LoadProgram(*instance_, "vm_calls", nullptr, PatchRecursion);
     ASSERT_TRUE(calls.ok()) << calls.status().ToString();
     calls_ = *calls;
-    auto program = Program::Create(instance_, {CreateNativeTestModule(), *callee, *calls});
-    ASSERT_TRUE(program.ok()) << program.status().ToString();
-    program_.emplace(std::move(program).value());
-  }
-  std::vector<Value> Run(std::string_view function, std::vector<Value> args) {
-    auto results = program_->Call(function, std::move(args));
-    EXPECT_TRUE(results.ok()) << function << ": " << results.status().ToString();
-    return results.ok() ? std::move(results).value() : std::vector<Value>(16);
-  }
-  base::Status RunStatus(std::string_view function, std::vector<Value> args) {
-    return program_->Call(function, std::move(args)).status();
+    Link({CreateNativeTestModule(), *callee, *calls});
   }
   Context::Function Lookup(std::string_view name) {
     auto function = program_->context().LookupFunction(name);
@@ -60,9 +49,7 @@ class CallTest : public ::testing::Test {
     return *function;
   }
 
-  base::Ref<Instance> instance_;
   base::Ref<BytecodeModule> calls_;
-  std::optional<Program> program_;
 };
 
 TEST_F(CallTest, InternalCallCopiesFullWidth) {

@@ -25,27 +25,13 @@ constexpr int64_t kMax64 = std::numeric_limits<int64_t>::max();
 Value BufferValue(const base::Ref<Buffer>& buffer) { return Value::FromRef(Ref::Make(buffer)); }
 base::Ref<Buffer> NewBuffer(size_t length) { return std::move(Buffer::Allocate(length, 0)).value(); }
 
-class OpsTest : public ::testing::Test {
+class OpsTest : public ProgramTest {
  protected:
   void SetUp() override {
-    instance_ = Instance::Create();
     auto module = LoadProgram(*instance_, "vm_ops");
     ASSERT_TRUE(module.ok()) << module.status().ToString();
-    auto program = Program::Create(instance_, {*module});
-    ASSERT_TRUE(program.ok()) << program.status().ToString();
-    program_.emplace(std::move(program).value());
+    Link({*module});
   }
-  std::vector<Value> Run(std::string_view function, std::vector<Value> args) {
-    auto results = program_->Call(function, std::move(args));
-    EXPECT_TRUE(results.ok()) << function << ": " << results.status().ToString();
-    return results.ok() ? std::move(results).value() : std::vector<Value>(16);
-  }
-  base::Status RunStatus(std::string_view function, std::vector<Value> args) {
-    return program_->Call(function, std::move(args)).status();
-  }
-
-  base::Ref<Instance> instance_;
-  std::optional<Program> program_;
 };
 
 TEST_F(OpsTest, GlobalsAndInitializers) {

@@ -119,14 +119,6 @@ class NativeTestModule final : public NativeModule {
 
 base::Ref<NativeModule> CreateNativeTestModule() { return NativeTestModule::Create(); }
 
-::testing::AssertionResult IsError(const Status& status, base::StatusCode code, std::string_view substring) {
-  if (status.code() != code || status.message().find(substring) == std::string_view::npos) {
-    return ::testing::AssertionFailure() << "expected " << base::StatusCodeName(code) << " containing \""
-                                         << substring << "\" but got " << status.ToString();
-  }
-  return ::testing::AssertionSuccess();
-}
-
 StatusOr<Program> Program::Create(base::Ref<Instance> instance, std::vector<base::Ref<Module>> modules) {
   Program program;
   RT_ASSIGN_OR_RETURN(program.context_, Context::Create(std::move(instance), modules));

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "status_matchers.h"
 #include "base/ref_object.h"
 #include "base/status.h"
 #include "vm/bytecode/bytecode_module.h"
@@ -22,6 +24,9 @@
 #include "vm/value.h"
 
 namespace iree_rt::vm::bytecode::testing {
+
+using iree_rt::testing::IsError;
+using iree_rt::testing::IsOk;
 
 // Owns a module's bytes; passed to BytecodeModule::Load as keep_alive. Counts destructions so
 // tests can prove nothing keeps the bytes (and the module) alive too long or too short.
@@ -54,8 +59,6 @@ base::StatusOr<base::Ref<BytecodeModule>> LoadProgram(Instance& instance, std::s
 // The native module "native" that vm_calls imports (cconvs exactly as the compiler records them).
 base::Ref<NativeModule> CreateNativeTestModule();
 
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring = "");
 
 // A context over |modules| and calls by export name.
 class Program {
@@ -67,6 +70,30 @@ class Program {
 
  private:
   base::Ref<Context> context_;
+};
+
+// A fixture owning an instance and a Program; subclasses Link() the modules they load.
+class ProgramTest : public ::testing::Test {
+ protected:
+  ProgramTest() : instance_(Instance::Create()) {}
+
+  void Link(std::vector<base::Ref<Module>> modules) {
+    auto program = Program::Create(instance_, std::move(modules));
+    ASSERT_TRUE(program.ok()) << program.status().ToString();
+    program_.emplace(std::move(program).value());
+  }
+  // The results of a call that must succeed (16 empty values if it failed, so indexing is safe).
+  std::vector<Value> Run(std::string_view function, std::vector<Value> args) {
+    auto results = program_->Call(function, std::move(args));
+    EXPECT_TRUE(results.ok()) << function << ": " << results.status().ToString();
+    return results.ok() ? std::move(results).value() : std::vector<Value>(16);
+  }
+  base::Status RunStatus(std::string_view function, std::vector<Value> args) {
+    return program_->Call(function, std::move(args)).status();
+  }
+
+  base::Ref<Instance> instance_;
+  std::optional<Program> program_;
 };
 
 // Value shorthands.

@@ -32,19 +32,6 @@ std::vector<uint8_t> BigConstantBytes() {
   return bytes;
 }
 
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring) {
-  if (status.code() != code) {
-    return ::testing::AssertionFailure()
-           << "expected " << base::StatusCodeName(code) << " but got " << status.ToString();
-  }
-  if (status.message().find(substring) == std::string_view::npos) {
-    return ::testing::AssertionFailure()
-           << "message '" << status.message() << "' lacks '" << substring << "'";
-  }
-  return ::testing::AssertionSuccess();
-}
-
 fb::BytecodeModuleDef* MutableModule(std::vector<uint8_t>& bytes) {
   auto layout = ParseArchive(bytes);
   if (!layout.ok()) {

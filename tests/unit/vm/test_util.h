@@ -10,10 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include "status_matchers.h"
 #include "base/status.h"
 #include "vm/bytecode/schema/module_def_generated.h"
 
 namespace iree_rt::vm::bytecode::testing {
+
+using iree_rt::testing::IsError;
+using iree_rt::testing::IsOk;
 
 // The bytes of tests/testdata/vm/<name>.mlir compiled as rt_vm_<name>[_plain].vmfb.
 std::vector<uint8_t> ReadModule(std::string_view name, bool plain);
@@ -23,8 +27,6 @@ std::string ModulePath(std::string_view name, bool plain);
 // element i (i32, little-endian) is i * 2654435761 mod 2^32.
 std::vector<uint8_t> BigConstantBytes();
 
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring);
 
 // The module root inside |bytes| (either layout), for corrupting fields in place. Fields the
 // compiler omitted (equal to their default) cannot be mutated; the mutators return false.

@@ -15,19 +15,6 @@ std::vector<uint8_t> ReadTestExecutable(std::string_view name) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
 }
 
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring) {
-  if (status.code() != code) {
-    return ::testing::AssertionFailure()
-           << "expected " << base::StatusCodeName(code) << " but got " << status.ToString();
-  }
-  if (status.message().find(substring) == std::string_view::npos) {
-    return ::testing::AssertionFailure()
-           << "message '" << status.message() << "' lacks '" << substring << "'";
-  }
-  return ::testing::AssertionSuccess();
-}
-
 uint64_t ElfEditor::PhdrOffset(int index) const {
   return header().e_phoff + static_cast<uint64_t>(index) * sizeof(elf::Phdr);
 }

@@ -12,17 +12,19 @@
 #include <string_view>
 #include <vector>
 
+#include "status_matchers.h"
 #include "base/status.h"
 #include "drivers/cpu/loader/elf_format.h"
 
 namespace iree_rt::drivers::cpu::testing {
 
+using iree_rt::testing::IsError;
+using iree_rt::testing::IsOk;
+
 // Bytes of ${RT_TEST_EXECUTABLES_DIR}/rt_exe_<name>.so (empty + test failure if missing).
 std::vector<uint8_t> ReadTestExecutable(std::string_view name);
 
 // Passes if |status| has |code| and its message contains |substring|.
-::testing::AssertionResult IsError(const base::Status& status, base::StatusCode code,
-                                   std::string_view substring);
 
 // Reads and rewrites fields of an ELF64 file held in memory (no validation: the point is
 // to produce bad files). Offsets are file offsets.
