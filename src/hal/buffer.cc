@@ -99,6 +99,15 @@ StatusOr<Ref<Buffer>> Buffer::Subspan(const Ref<Buffer>& buffer, uint64_t offset
                                                   buffer->byte_offset_ + offset, resolved));
 }
 
+bool Buffer::AllocationDiscard() {
+  std::atomic<uint32_t>& count = allocated_buffer()->preserve_count_;
+  uint32_t value = count.load();
+  // Never below zero: a program that discards more than it preserved gets false, not a wrap.
+  while (value != 0 && !count.compare_exchange_weak(value, value - 1)) {
+  }
+  return value == 1;
+}
+
 StatusOr<uint8_t*> Buffer::Map(MemoryAccessBits access, uint64_t offset, uint64_t length) {
   if (!(memory_type_ & MemoryType::kHostVisible)) {
     return base::FailedPreconditionError("buffer memory (", MemoryTypeToString(memory_type_),

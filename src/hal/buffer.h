@@ -9,6 +9,7 @@
 #ifndef IREE_RT_HAL_BUFFER_H_
 #define IREE_RT_HAL_BUFFER_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -113,6 +114,13 @@ class Buffer : public base::RefObject {
   static base::Status Copy(Buffer& source, uint64_t source_offset, Buffer& target,
                            uint64_t target_offset, uint64_t length);
 
+  // The root allocation's preserve count, which programs use to learn whether they own the last
+  // use of an allocation (buffer.allocation.* exports). It starts at 1.
+  void AllocationPreserve() { allocated_buffer()->preserve_count_.fetch_add(1); }
+  // Decrements the count; true when this call took it from 1 to 0.
+  bool AllocationDiscard();
+  bool AllocationIsTerminal() { return allocated_buffer()->preserve_count_.load() == 1; }
+
   // Validates a fill's pattern length and alignment (shared by queue and command buffer fills).
   static base::Status ValidateFillPattern(uint64_t offset, uint64_t length, uint32_t pattern_length);
 
@@ -132,6 +140,7 @@ class Buffer : public base::RefObject {
   uint64_t byte_offset_ = 0;
   uint64_t byte_length_;
   base::Ref<Buffer> root_;
+  std::atomic<uint32_t> preserve_count_{1};  // meaningful on root buffers only
 };
 
 }  // namespace iree_rt::hal

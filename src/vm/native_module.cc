@@ -81,15 +81,17 @@ Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordi
                                  " has ", entries_.size(), " exports)");
   }
   const Entry& entry = entries_[export_ordinal];
-  const std::string context =
-      base::StrCat("while invoking native function ", name_, ".", entry.def.name);
+  // Built only on failure: this path runs for every import call of every program.
+  auto context = [&] {
+    return base::StrCat("while invoking native function ", name_, ".", entry.def.name);
+  };
   Status status = CheckValues("arguments", entry.cconv.arguments, args);
   if (status.ok() && results.size() != entry.cconv.results.size()) {
     status = base::InvalidArgumentError("results: expected ", entry.cconv.results.size(),
                                         " values but got ", results.size());
   }
   if (status.ok()) status = stack.Enter();
-  if (!status.ok()) return status.Annotate(context);
+  if (!status.ok()) return status.Annotate(context());
   DepthScope depth(stack);
 
   // Typed zeros, so a handler that leaves a result alone still returns a well-typed value.
@@ -107,7 +109,7 @@ Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordi
 #endif
   if (!status.ok()) {
     for (Value& result : results) result = Value();
-    return status.Annotate(context);
+    return status.Annotate(context());
   }
   return Status();
 }

@@ -1,0 +1,56 @@
+#include "modules/hal/args.h"
+
+#include "hal/fence.h"
+
+namespace iree_rt::modules::hal {
+
+using base::Status;
+using base::StatusOr;
+
+StatusOr<std::span<const uint8_t>> BytesArg(const vm::Value& value, const char* what) {
+  RT_ASSIGN_OR_RETURN(vm::Buffer * buffer, RefArg<vm::Buffer>(value, what));
+  return buffer->bytes();
+}
+
+StatusOr<std::string_view> StringArg(const vm::Value& value, const char* what) {
+  RT_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes, BytesArg(value, what));
+  return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+StatusOr<std::vector<rt::SemaphorePoint>> FenceArg(const vm::Value& value, const char* what) {
+  RT_ASSIGN_OR_RETURN(rt::Fence * fence, NullableRefArg<rt::Fence>(value, what));
+  if (!fence) return std::vector<rt::SemaphorePoint>();
+  return fence->points();
+}
+
+StatusOr<rt::BufferRef> BufferRefArg(const vm::Value& buffer, int32_t slot, int64_t offset,
+                                     int64_t length, const char* what) {
+  RT_ASSIGN_OR_RETURN(rt::Buffer * object, NullableRefArg<rt::Buffer>(buffer, what));
+  if (!object && slot < 0) {
+    return base::InvalidArgumentError(what, " is null and its binding slot ", slot, " is negative");
+  }
+  if (offset < 0) return base::OutOfRangeError(what, ": negative offset ", offset);
+  rt::BufferRef ref;
+  ref.buffer = base::Ref<rt::Buffer>::Retain(object);
+  ref.slot = object ? 0 : static_cast<uint32_t>(slot);
+  ref.offset = static_cast<uint64_t>(offset);
+  // -1 is the compiler's "to the end", which is kWholeBuffer's bit pattern.
+  ref.length = static_cast<uint64_t>(length);
+  return ref;
+}
+
+StatusOr<size_t> SpanCount(std::span<const vm::Value> args, size_t* index, size_t tuple_size) {
+  if (*index >= args.size()) return base::InvalidArgumentError("missing variadic span count");
+  const int32_t count = args[*index].i32();
+  ++*index;
+  if (count < 0 || static_cast<uint64_t>(count) * tuple_size > args.size() - *index) {
+    return base::InvalidArgumentError("variadic span count ", count, " does not fit the arguments");
+  }
+  return static_cast<size_t>(count);
+}
+
+base::StatusCode StatusCodeFromI32(int32_t code) {
+  return static_cast<base::StatusCode>(static_cast<uint32_t>(code) & 0x1F);
+}
+
+}  // namespace iree_rt::modules::hal
