@@ -997,6 +997,15 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_module_load_memory(
 IREE_RT_EXPORT iree_rt_status_t iree_rt_module_create_check(iree_rt_instance_t instance,
                                                             iree_rt_module_t* out_module);
 
+// Creates the native `hal` module over |devices| (|device_count| >= 1; retained by the module).
+// Every program compiled for a device (tensor code) imports it: link it first. The program picks
+// among the devices by its target (`local*` for llvm-cpu, `cuda`, ...) in the order given.
+// Errors: INVALID_ARGUMENT for no devices or a NULL entry.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_create_hal(iree_rt_instance_t instance,
+                                                          const iree_rt_device_t* devices,
+                                                          size_t device_count,
+                                                          iree_rt_module_t* out_module);
+
 IREE_RT_EXPORT void iree_rt_module_retain(iree_rt_module_t module);
 IREE_RT_EXPORT void iree_rt_module_release(iree_rt_module_t module);
 
@@ -1122,6 +1131,13 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_f64(iree_rt_value_list_t
                                                             double value);
 IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_buffer_view(iree_rt_value_list_t list,
                                                                     iree_rt_buffer_view_t view);
+// Appends the timepoints |fence| holds now (NULL appends a null fence). Functions compiled with
+// --iree-execution-model=async-external take a wait and a signal fence as their last two
+// arguments: they return at once, start once the wait fence is reached and signal (or fail) the
+// signal fence when their results are ready. Inserting into |fence| later does not change the
+// value already pushed.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_fence(iree_rt_value_list_t list,
+                                                              iree_rt_fence_t fence);
 // Appends |element| as a nested list (a `vm.list` argument). A list cannot contain itself.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_value_list_push_list(iree_rt_value_list_t list,
                                                              iree_rt_value_list_t element);

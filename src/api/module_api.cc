@@ -7,6 +7,7 @@
 #include "base/mapped_file.h"
 #include "iree_rt.h"
 #include "modules/check/check_module.h"
+#include "modules/hal/hal_module.h"
 #include "vm/bytecode/bytecode_module.h"
 
 using iree_rt::base::MakeRef;
@@ -116,6 +117,26 @@ iree_rt_status_t iree_rt_module_create_check(iree_rt_instance_t instance,
     (void)i;
     RT_RETURN_IF_ERROR(CheckNotNull(out_module, "out_module"));
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> module, iree_rt::modules::check::CreateCheckModule());
+    return PublishModule(std::move(module), out_module);
+  });
+}
+
+iree_rt_status_t iree_rt_module_create_hal(iree_rt_instance_t instance,
+                                           const iree_rt_device_t* devices, size_t device_count,
+                                           iree_rt_module_t* out_module) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(api::InstanceHandle * i, FromHandle(instance, "instance"));
+    (void)i;
+    RT_RETURN_IF_ERROR(CheckNotNull(out_module, "out_module"));
+    if (device_count == 0) return base::InvalidArgumentError("device_count is 0");
+    RT_RETURN_IF_ERROR(CheckNotNull(devices, "devices"));
+    std::vector<Ref<iree_rt::hal::Device>> hal_devices;
+    for (size_t index = 0; index < device_count; ++index) {
+      RT_ASSIGN_OR_RETURN(api::DeviceHandle * d, FromHandle(devices[index], "devices[i]"));
+      hal_devices.push_back(d->device);
+    }
+    RT_ASSIGN_OR_RETURN(Ref<vm::Module> module,
+                        iree_rt::modules::hal::CreateHalModule(std::move(hal_devices)));
     return PublishModule(std::move(module), out_module);
   });
 }

@@ -5,6 +5,7 @@
 #include "api/status_bridge.h"
 #include "api/vm_handles.h"
 #include "hal/buffer_view.h"
+#include "hal/fence.h"
 #include "iree_rt.h"
 #include "modules/hal/ref_types.h"
 
@@ -110,6 +111,14 @@ iree_rt_status_t iree_rt_value_list_push_buffer_view(iree_rt_value_list_t list,
   return Guard(__func__, [&]() -> Status {
     RT_ASSIGN_OR_RETURN(api::BufferViewHandle * v, api::FromNullableHandle(view, "view"));
     vm::Ref ref = v ? vm::Ref::Make(v->view) : vm::Ref();
+    return Push(list, vm::Value::FromRef(std::move(ref)));
+  });
+}
+
+iree_rt_status_t iree_rt_value_list_push_fence(iree_rt_value_list_t list, iree_rt_fence_t fence) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(api::FenceHandle * f, api::FromNullableHandle(fence, "fence"));
+    vm::Ref ref = f ? vm::Ref::Make(f->current()) : vm::Ref();
     return Push(list, vm::Value::FromRef(std::move(ref)));
   });
 }

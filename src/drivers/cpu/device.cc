@@ -6,6 +6,7 @@
 #include "drivers/cpu/command_runner.h"
 #include "drivers/cpu/executable_cache.h"
 #include "drivers/cpu/loader/executable_library.h"
+#include "drivers/cpu/loader/processor_info.h"
 #include "hal/utils/deferred_command_buffer.h"
 #include "hal/utils/host_semaphore.h"
 
@@ -38,7 +39,9 @@ StatusOr<int64_t> Device::QueryI64Impl(std::string_view category, std::string_vi
   if (category == "hal.dispatch" && key == "concurrency") {
     return executor_ ? static_cast<int64_t>(executor_->worker_count()) : 1;
   }
-  // TODO(#4): answer hal.cpu feature queries from the processor data.
+  if (category == "hal.cpu") {
+    if (std::optional<bool> present = HostHasCpuFeature(key)) return *present ? 1 : 0;
+  }
   return base::NotFoundError("device '", id(), "' has no query value for ", category, " :: ", key);
 }
 

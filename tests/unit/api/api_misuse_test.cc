@@ -459,6 +459,8 @@ std::vector<NullCall> MisuseTest::VmNullCalls() {
   auto* fn = function_;
   auto* vl = value_list_;
   auto* view = view_;
+  auto* dev = device_;
+  auto* fence = fence_;
   static const char* str;
   static size_t size;
   static iree_rt_module_t out_module;
@@ -489,6 +491,12 @@ std::vector<NullCall> MisuseTest::VmNullCalls() {
        [=] { return iree_rt_module_create_check(nullptr, &out_module); }},
       {"iree_rt_module_create_check", "out_module",
        [=] { return iree_rt_module_create_check(in, nullptr); }},
+      {"iree_rt_module_create_hal", "instance",
+       [=] { return iree_rt_module_create_hal(nullptr, &dev, 1, &out_module); }},
+      {"iree_rt_module_create_hal", "devices",
+       [=] { return iree_rt_module_create_hal(in, nullptr, 1, &out_module); }},
+      {"iree_rt_module_create_hal", "out_module",
+       [=] { return iree_rt_module_create_hal(in, &dev, 1, nullptr); }},
       {"iree_rt_module_name", "module", [=] { return iree_rt_module_name(nullptr, &str); }},
       {"iree_rt_module_name", "out_name", [=] { return iree_rt_module_name(mod, nullptr); }},
       {"iree_rt_module_function_count", "module",
@@ -554,6 +562,8 @@ std::vector<NullCall> MisuseTest::VmNullCalls() {
        [=] { return iree_rt_value_list_push_f64(nullptr, 1); }},
       {"iree_rt_value_list_push_buffer_view", "list",
        [=] { return iree_rt_value_list_push_buffer_view(nullptr, view); }},
+      {"iree_rt_value_list_push_fence", "list",
+       [=] { return iree_rt_value_list_push_fence(nullptr, fence); }},
       {"iree_rt_value_list_push_list", "list",
        [=] { return iree_rt_value_list_push_list(nullptr, vl); }},
       {"iree_rt_value_list_get_type", "list",

@@ -341,6 +341,93 @@ TEST_F(VmApiTest, MissingImportsFailContextCreation) {
   EXPECT_EQ(context, nullptr);
 }
 
+// A 4xf32 buffer view on |device| holding |values|.
+iree_rt_buffer_view_t MakeVector(VmApiTest& test, iree_rt_device_t device, const float (&values)[4],
+                                 iree_rt_buffer_t buffer) {
+  EXPECT_TRUE(IsOk(iree_rt_buffer_write(buffer, 0, values, sizeof(values))));
+  const int64_t shape[] = {4};
+  iree_rt_buffer_view_t view = nullptr;
+  EXPECT_TRUE(IsOk(iree_rt_buffer_view_create(buffer, shape, 1, IREE_RT_ELEMENT_TYPE_FLOAT_32,
+                                              IREE_RT_ENCODING_TYPE_DENSE_ROW_MAJOR, &view)));
+  return view;
+}
+
+std::vector<float> ReadVector(iree_rt_value_list_t results) {
+  iree_rt_buffer_view_t view = nullptr;
+  EXPECT_TRUE(IsOk(iree_rt_value_list_get_buffer_view(results, 0, &view)));
+  if (!view) return {};
+  iree_rt_buffer_t buffer = nullptr;
+  EXPECT_TRUE(IsOk(iree_rt_buffer_view_buffer(view, &buffer)));
+  std::vector<float> data(4);
+  EXPECT_TRUE(IsOk(iree_rt_buffer_read(buffer, 0, data.data(), 16)));
+  iree_rt_buffer_view_release(view);
+  return data;
+}
+
+TEST_F(VmApiTest, TensorProgramRunsWithTheHalModule) {
+  for (const char* uri : {"local-sync", "local-task"}) {
+    iree_rt_device_t device = CreateDevice(uri);
+    iree_rt_module_t hal = nullptr;
+    ASSERT_TRUE(IsOk(iree_rt_module_create_hal(instance_, &device, 1, &hal)));
+    Keep(hal, iree_rt_module_release);
+    iree_rt_context_t context = Link({hal, Load("needs_hal")});
+    iree_rt_function_t negate = Lookup(context, "negate");
+    iree_rt_value_list_t args = List();
+    iree_rt_value_list_t results = List();
+    iree_rt_buffer_view_t input = MakeVector(*this, device, {1.5f, -2.0f, 0.0f, 8.0f}, Allocate(device, 16));
+    ASSERT_TRUE(IsOk(iree_rt_value_list_push_buffer_view(args, input)));
+    iree_rt_buffer_view_release(input);
+    ASSERT_TRUE(IsOk(iree_rt_function_call(negate, args, results))) << uri;
+    EXPECT_EQ(ReadVector(results), (std::vector<float>{-1.5f, 2.0f, -0.0f, -8.0f})) << uri;
+
+    // A wrongly shaped input is refused by the program, naming the input.
+    ASSERT_TRUE(IsOk(iree_rt_value_list_clear(args)));
+    ASSERT_TRUE(IsOk(iree_rt_value_list_clear(results)));
+    const int64_t shape[] = {2, 2};
+    iree_rt_buffer_view_t square = nullptr;
+    ASSERT_TRUE(IsOk(iree_rt_buffer_view_create(Allocate(device, 16), shape, 2,
+                                                IREE_RT_ELEMENT_TYPE_FLOAT_32,
+                                                IREE_RT_ENCODING_TYPE_DENSE_ROW_MAJOR, &square)));
+    ASSERT_TRUE(IsOk(iree_rt_value_list_push_buffer_view(args, square)));
+    iree_rt_buffer_view_release(square);
+    EXPECT_TRUE(HasCode(iree_rt_function_call(negate, args, results),
+                        IREE_RT_STATUS_INVALID_ARGUMENT, "input0: rank mismatch"));
+  }
+}
+
+TEST_F(VmApiTest, AsyncExternalFunctionTakesWaitAndSignalFences) {
+  iree_rt_module_t hal = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_module_create_hal(instance_, &device_, 1, &hal)));
+  Keep(hal, iree_rt_module_release);
+  iree_rt_context_t context = Link({hal, Load("needs_hal_async")});
+  iree_rt_function_t negate = Lookup(context, "negate");
+  iree_rt_fence_t wait = CreateFence(CreateSemaphore(device_), 1);
+  iree_rt_fence_t signal = CreateFence(CreateSemaphore(device_), 1);
+  iree_rt_value_list_t args = List();
+  iree_rt_value_list_t results = List();
+  iree_rt_buffer_view_t input = MakeVector(*this, device_, {1, 2, 3, 4}, Allocate(device_, 16));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_buffer_view(args, input)));
+  iree_rt_buffer_view_release(input);
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_fence(args, wait)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_fence(args, signal)));
+  // Returns before the work may start; the result is usable once |signal| is reached.
+  ASSERT_TRUE(IsOk(iree_rt_function_call(negate, args, results)));
+  EXPECT_TRUE(HasCode(iree_rt_fence_query(signal), IREE_RT_STATUS_DEFERRED));
+  ASSERT_TRUE(IsOk(iree_rt_fence_signal(wait)));
+  ASSERT_TRUE(IsOk(iree_rt_fence_wait(signal, INT64_MAX)));
+  EXPECT_EQ(ReadVector(results), (std::vector<float>{-1, -2, -3, -4}));
+}
+
+TEST_F(VmApiTest, HalModuleNeedsDevices) {
+  iree_rt_module_t hal = nullptr;
+  EXPECT_TRUE(HasCode(iree_rt_module_create_hal(instance_, &device_, 0, &hal),
+                      IREE_RT_STATUS_INVALID_ARGUMENT, "device_count"));
+  iree_rt_device_t devices[] = {device_, nullptr};
+  EXPECT_TRUE(HasCode(iree_rt_module_create_hal(instance_, devices, 2, &hal),
+                      IREE_RT_STATUS_INVALID_ARGUMENT));
+  EXPECT_EQ(hal, nullptr);
+}
+
 TEST_F(VmApiTest, ValueListBasics) {
   iree_rt_value_list_t list = List();
   ASSERT_TRUE(IsOk(iree_rt_value_list_push_f64(list, 0.25)));

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -347,6 +348,37 @@ TEST_F(HalExportTest, DeviceQueries) {
   EXPECT_EQ((*results)[1].i64(), 0);
   EXPECT_TRUE(IsError(Call("device.query.i64", {Null(), String("a"), String("b")}, 2).status(), StatusCode::kInvalidArgument, "device is null"));
 }
+
+#if defined(__x86_64__)
+// CPU feature queries agree with the kernel's view of the CPU (/proc/cpuinfo flags).
+TEST_F(HalExportTest, CpuFeatureQueriesMatchTheKernel) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  std::string flags;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("flags", 0) == 0) {
+      flags = " " + line.substr(line.find(':') + 1) + " ";
+      break;
+    }
+  }
+  if (flags.empty()) GTEST_SKIP() << "/proc/cpuinfo has no flags line";
+  // LLVM name -> kernel flag name.
+  const std::pair<const char*, const char*> kFeatures[] = {
+      {"ssse3", "ssse3"}, {"sse4.2", "sse4_2"}, {"avx", "avx"}, {"avx2", "avx2"},
+      {"fma", "fma"}, {"avx512f", "avx512f"}, {"avx512bw", "avx512bw"}};
+  for (const auto& [llvm_name, kernel_name] : kFeatures) {
+    auto results = Call("device.query.i64", {R(device_), String("hal.cpu"), String(llvm_name)}, 2);
+    ASSERT_TRUE(IsOk(results));
+    EXPECT_EQ((*results)[0].i32(), 1) << llvm_name;
+    const bool kernel_has = flags.find(std::string(" ") + kernel_name + " ") != std::string::npos;
+    EXPECT_EQ((*results)[1].i64(), kernel_has ? 1 : 0) << llvm_name;
+  }
+  // An AArch64 feature is not a feature of this architecture: no value.
+  auto results = Call("device.query.i64", {R(device_), String("hal.cpu"), String("sve")}, 2);
+  ASSERT_TRUE(IsOk(results));
+  EXPECT_EQ((*results)[0].i32(), 0);
+}
+#endif
 
 TEST_F(HalExportTest, DevicesEnumeration) {
   auto count = Call("devices.count", {}, 1);

@@ -109,7 +109,44 @@ uint64_t QueryWord0() { return 0; }
 
 #endif
 
+struct FeatureBit {
+  std::string_view name;
+  int bit;
+};
+
+// The word-0 bit of each feature, per architecture (hal_abi_facts.md §3a.6).
+#if defined(__x86_64__)
+constexpr FeatureBit kFeatureBits[] = {
+    {"sse3", 0},          {"ssse3", 1},         {"sse4.1", 2},        {"sse4.2", 3},
+    {"sse4a", 4},         {"avx", 10},          {"fma", 11},          {"fma4", 12},
+    {"xop", 13},          {"f16c", 14},         {"avx2", 15},         {"avx512f", 20},
+    {"avx512cd", 21},     {"avx512vl", 22},     {"avx512dq", 23},     {"avx512bw", 24},
+    {"avx512ifma", 25},   {"avx512vbmi", 26},   {"avx512vpopcntdq", 27},
+    {"avx512vnni", 28},   {"avx512vbmi2", 29},  {"avx512bitalg", 30}, {"avx512bf16", 31},
+    {"avx512fp16", 32},   {"amx-tile", 50},     {"amx-int8", 51},     {"amx-bf16", 52},
+};
+#elif defined(__aarch64__)
+constexpr FeatureBit kFeatureBits[] = {
+    {"fp-armv8", 0},   {"lse", 1},         {"lse128", 2},        {"fullfp16", 10},
+    {"fp16fml", 11},   {"dotprod", 12},    {"i8mm", 13},         {"bf16", 14},
+    {"sve", 20},       {"sve2", 21},       {"sve2p1", 22},       {"sve2-bitperm", 23},
+    {"f32mm", 24},     {"f64mm", 25},      {"sme", 30},          {"sme2", 31},
+    {"sme2p1", 32},    {"sme-f16f16", 33}, {"sme-f64f64", 34},   {"sme-i16i64", 35},
+};
+#else
+constexpr FeatureBit kFeatureBits[] = {{"", -1}};
+#endif
+
 }  // namespace
+
+std::optional<bool> HostHasCpuFeature(std::string_view name) {
+  for (const FeatureBit& feature : kFeatureBits) {
+    if (feature.bit >= 0 && feature.name == name) {
+      return ((HostProcessorData().data[0] >> feature.bit) & 1) != 0;
+    }
+  }
+  return std::nullopt;
+}
 
 const ProcessorV0& HostProcessorData() {
   static const ProcessorV0 data = [] {
