@@ -74,7 +74,11 @@ StatusOr<Ref<MappedFile>> MappedFile::Open(const std::string& path) {
   // mmap rejects length 0, and an empty file needs no mapping.
   if (size == 0) return Ref<MappedFile>::Adopt(new MappedFile(path, nullptr, 0));
 
-  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  // Copy-on-write rather than read-only: programs import their constants from this memory
+  // without copying, and iree-compile 3.13.0 emits in-place dispatches that write into such a
+  // constant (tests/e2e stablehlo scatter). A written page becomes a private copy instead of a
+  // fault; the file is never modified.
+  void* data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   if (data == MAP_FAILED) return ErrnoToStatus(errno, "cannot map", path);
   return Ref<MappedFile>::Adopt(new MappedFile(path, static_cast<const uint8_t*>(data), size));
 }

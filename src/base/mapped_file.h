@@ -1,7 +1,8 @@
-// MappedFile: a whole file mapped read-only into memory.
+// MappedFile: a whole file mapped privately into memory.
 //
-// The mapping is private and read-only, so the bytes never change under a reader even if the
-// file is rewritten (a truncation by another process can still fault: load files nobody edits).
+// The mapping is private copy-on-write: callers treat the bytes as read-only, but a stray write
+// (device code writing into an imported constant) copies the page instead of faulting, and never
+// reaches the file. Load files nobody edits: a truncation by another process can still fault.
 // The mapping is page-aligned, which satisfies every alignment a file format view needs.
 #ifndef IREE_RT_BASE_MAPPED_FILE_H_
 #define IREE_RT_BASE_MAPPED_FILE_H_

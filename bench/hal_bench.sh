@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# CPU model benchmark: the same .vmfb files (bench/models/, compiled for the host CPU) timed per
+# call by our build/bin/iree-rt-benchmark and by IREE's iree-benchmark-module
+# (iree-base-runtime==3.13.0), on local-sync and local-task, with the same inputs. Runs alternate
+# ours/theirs so load from other processes hits both alike; each figure is the best of REPS runs
+# (each run: one process, a warm-up call, then --benchmark_min_time of timed calls); the ratio
+# of the medians is shown too, as a check on lucky single runs. Prints workload, device, ours,
+# theirs, ratio ours/theirs and the goal (<= 0.5 for add: pure runtime overhead; <= 1.0 for the
+# models), and writes it to bench/results/cpu_models.txt.
+#   usage: bench/hal_bench.sh [REPETITIONS=5] [MIN_TIME_SECONDS=1]
+#   env:   BUILD_DIR=build (the CMake build to use), WORKLOADS="add matmul_1024 mlp cnn",
+#          DEVICES="local-sync local-task", OURS=<tool> (e.g. IREE's, to check this script),
+#          JOBS=2 (build parallelism)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPS=${1:-5}
+MIN_TIME=${2:-1}
+BUILD=${BUILD_DIR:-build}
+WORKLOADS=${WORKLOADS:-add matmul_1024 mlp cnn}
+DEVICES=${DEVICES:-local-sync local-task}
+./scripts/setup.sh
+if ! build/venv/bin/python -c 'import importlib.metadata as m
+assert m.version("iree-base-runtime") == "3.13.0"' 2>/dev/null; then
+  echo "bench: installing iree-base-runtime==3.13.0 into build/venv"
+  build/venv/bin/pip install -q --disable-pip-version-check "iree-base-runtime==3.13.0"
+fi
+cmake -S . -B "$BUILD" -G Ninja >/dev/null
+OURS=${OURS:-$BUILD/bin/iree-rt-benchmark}
+THEIRS=build/venv/bin/iree-benchmark-module
+targets=(bench_cpu_models)
+[ "$OURS" = "$BUILD/bin/iree-rt-benchmark" ] && targets+=(iree-rt-benchmark)
+cmake --build "$BUILD" --parallel "${JOBS:-2}" --target "${targets[@]}" >/dev/null  # shared machine
+
+inputs() {  # the --input flags of each workload (splats: values do not change the work done)
+  case $1 in
+    add) echo "--input=4xf32=1 2 3 4|--input=4xf32=10 20 30 40" ;;
+    matmul_1024) echo "--input=1024x1024xf32=0.5|--input=1024x1024xf32=0.25" ;;
+    mlp) echo "--input=8x784xf32=0.5" ;;
+    cnn) echo "--input=1x32x32x3xf32=0.5" ;;
+    *) echo "bench: unknown workload $1" >&2; exit 1 ;;
+  esac
+}
+goal() { [ "$1" = add ] && echo 0.5 || echo 1.0; }
+# ms_per_call JSON: the real_time of the (single) iteration run, converted to ms.
+ms_per_call() {
+  build/venv/bin/python -c '
+import json, sys
+b = [b for b in json.load(sys.stdin)["benchmarks"] if b.get("run_type") != "aggregate"][0]
+print("%.6f" % (b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]))'
+}
+# run TOOL WORKLOAD DEVICE: one process, prints ms per call; a failing run aborts the script.
+run() {
+  local tool=$1 workload=$2 device=$3 json ins
+  IFS='|' read -r -a ins <<<"$(inputs "$workload")"
+  if ! json=$("$tool" --module="$BUILD/bench/bench_$workload.vmfb" --function="$workload" \
+                "${ins[@]}" --device="$device" --benchmark_min_time="$MIN_TIME" \
+                --benchmark_format=json 2>/tmp/hal_bench.$$.err); then
+    echo "bench: $tool failed on $workload/$device:" >&2; cat /tmp/hal_bench.$$.err >&2; exit 1
+  fi
+  ms_per_call <<<"$json"
+}
+best() { printf '%s\n' "$@" | sort -g | head -1; }
+median() {
+  printf '%s\n' "$@" | sort -g |
+    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+mkdir -p bench/results
+out=bench/results/cpu_models.txt
+{
+  echo "cpu_models: bench/models/ for llvm-cpu (target-cpu=host) on $(nproc) cores, $(uname -m)," \
+       "$(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "ours: $OURS; theirs: IREE 3.13.0 iree-benchmark-module. ms per call, best of $REPS" \
+       "alternating runs of --benchmark_min_time=$MIN_TIME; 'median' is the ratio of medians."
+  echo "Noisy when the machine is shared: compare ratios, and rerun before trusting a small gap."
+  printf '%-12s %-11s %12s %12s %7s %7s %5s  %s\n' workload device ours_ms theirs_ms ratio \
+         median goal met
+
+} | tee "$out"
+runs_log=""
+for workload in $WORKLOADS; do
+  for device in $DEVICES; do
+    ours=(); theirs=()
+    for rep in $(seq "$REPS"); do
+      o=$(run "$OURS" "$workload" "$device"); ours+=("$o")
+      t=$(run "$THEIRS" "$workload" "$device"); theirs+=("$t")
+    done
+    o=$(best "${ours[@]}"); t=$(best "${theirs[@]}"); g=$(goal "$workload")
+    ratio=$(awk -v o="$o" -v t="$t" 'BEGIN { printf "%.3f", o / t }')
+    mratio=$(awk -v o="$(median "${ours[@]}")" -v t="$(median "${theirs[@]}")" \
+               'BEGIN { printf "%.3f", o / t }')
+    met=$(awk -v r="$ratio" -v g="$g" 'BEGIN { print (r <= g) ? "yes" : "NO" }')
+    printf '%-12s %-11s %12.4f %12.4f %7s %7s %5s  %s\n' "$workload" "$device" "$o" "$t" \
+           "$ratio" "$mratio" "$g" "$met" | tee -a "$out"
+    runs_log+="  $workload/$device: ours ${ours[*]} (median $(median "${ours[@]}"))"$'\n'
+    runs_log+="    theirs ${theirs[*]} (median $(median "${theirs[@]}"))"$'\n'
+  done
+done
+rm -f /tmp/hal_bench.$$.err
+{ echo "all runs (ms per call):"; printf '%s' "$runs_log"; } | tee -a "$out"

@@ -1,0 +1,160 @@
+#include "tooling/run_session.h"
+
+#include <utility>
+
+#include "api/driver_registration.h"
+#include "base/mapped_file.h"
+#include "hal/device_uri.h"
+#include "hal/driver_registry.h"
+#include "hal/fence.h"
+#include "hal/semaphore.h"
+#include "modules/check/check_module.h"
+#include "modules/hal/hal_module.h"
+#include "modules/hal/ref_types.h"
+#include "tooling/function_io.h"
+#include "vm/bytecode/bytecode_module.h"
+#include "vm/cconv.h"
+#include "vm/ref.h"
+
+namespace iree_rt::tooling {
+namespace {
+
+using base::Ref;
+using base::Status;
+using base::StatusOr;
+
+StatusOr<Ref<hal::Device>> CreateDevice(hal::DriverRegistry& registry, const std::string& uri) {
+  RT_ASSIGN_OR_RETURN(hal::DeviceUri parsed, hal::DeviceUri::Parse(uri));
+  RT_ASSIGN_OR_RETURN(Ref<hal::Driver> driver, registry.CreateDriver(parsed.driver));
+  return driver->CreateDevice(parsed);
+}
+
+StatusOr<Ref<vm::Module>> LoadModule(vm::Instance& instance, const std::string& path) {
+  RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> file, base::MappedFile::Open(path));
+  std::span<const uint8_t> bytes = file->span();
+  RT_ASSIGN_OR_RETURN(Ref<vm::bytecode::BytecodeModule> module,
+                      vm::bytecode::BytecodeModule::Load(instance, bytes, std::move(file)));
+  return Ref<vm::Module>(std::move(module));
+}
+
+template <typename T>
+StatusOr<T> Annotated(StatusOr<T> result, std::string_view what, std::string_view name) {
+  if (result.ok()) return result;
+  Status status = result.status();
+  return status.Annotate(base::StrCat(what, " '", name, "'"));
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& options) {
+  if (options.module_paths.empty()) {
+    return base::InvalidArgumentError("no --module= given (see --help)");
+  }
+  std::unique_ptr<RunSession> session(new RunSession());
+  session->instance_ = vm::Instance::Create();
+  RT_RETURN_IF_ERROR(modules::hal::RegisterRefTypes(*session->instance_));
+
+  hal::DriverRegistry registry;
+  RT_RETURN_IF_ERROR(drivers::RegisterEnabledDrivers(registry));
+  std::vector<std::string> uris = options.device_uris;
+  if (uris.empty()) uris.push_back("local-task");
+  for (const std::string& uri : uris) {
+    RT_ASSIGN_OR_RETURN(Ref<hal::Device> device,
+                        Annotated(CreateDevice(registry, uri), "creating device", uri));
+    session->devices_.push_back(std::move(device));
+  }
+
+  RT_ASSIGN_OR_RETURN(Ref<vm::Module> hal_module,
+                      modules::hal::CreateHalModule(session->devices_));
+  session->modules_.push_back(std::move(hal_module));
+  RT_ASSIGN_OR_RETURN(Ref<vm::Module> check_module, modules::check::CreateCheckModule());
+  session->modules_.push_back(std::move(check_module));
+  for (const std::string& path : options.module_paths) {
+    RT_ASSIGN_OR_RETURN(Ref<vm::Module> module,
+                        Annotated(LoadModule(*session->instance_, path), "loading module", path));
+    session->modules_.push_back(std::move(module));
+  }
+  RT_RETURN_IF_ERROR(session->ResetContext());
+  return session;
+}
+
+Status RunSession::ResetContext() {
+  // Drop the old context first so its __deinit runs before the new one's __init.
+  context_ = Ref<vm::Context>();
+  auto context = vm::Context::Create(instance_, modules_);
+  if (!context.ok()) {
+    Status status = context.status();
+    return status.Annotate(
+        base::StrCat("creating a context for module '", modules_.back()->name(), "'"));
+  }
+  context_ = std::move(context).value();
+  return Status::Ok();
+}
+
+bool RunSession::IsPublicExport(std::string_view name) {
+  return name.substr(0, 2) != "__" && name.find('$') == std::string_view::npos;
+}
+
+bool RunSession::IsAsync(const vm::ExportInfo& info) {
+  for (const vm::Attr& attr : info.attrs) {
+    if (attr.key == "iree.abi.model") return attr.value == "coarse-fences";
+  }
+  return false;
+}
+
+StatusOr<std::string> RunSession::UserCconv(const vm::ExportInfo& info) {
+  std::string cconv(info.cconv);
+  if (!IsAsync(info)) return cconv;
+  // The fences are the last two arguments, both refs, right before the '_' separator.
+  const size_t separator = cconv.find('_');
+  if (separator == std::string::npos || separator < 3 ||
+      cconv.compare(separator - 2, 2, "rr") != 0) {
+    return base::InvalidArgumentError("function '", info.name, "' is marked coarse-fences but "
+                                      "its cconv '", cconv, "' does not end in two fences");
+  }
+  return cconv.erase(separator - 2, 2);
+}
+
+StatusOr<vm::Context::Function> RunSession::LookupFunction(std::string_view name) {
+  if (!name.empty()) return context_->LookupFunction(name);
+  std::vector<std::string_view> candidates;
+  for (const vm::ExportInfo& info : main_module().exports()) {
+    if (IsPublicExport(info.name)) candidates.push_back(info.name);
+  }
+  if (candidates.size() != 1) {
+    std::string names;
+    for (std::string_view candidate : candidates) {
+      names += base::StrCat(names.empty() ? "" : ", ", candidate);
+    }
+    return base::InvalidArgumentError("no --function= given and module '", main_module().name(),
+                                      "' has ", candidates.size(), " public exports (", names,
+                                      "); choose one");
+  }
+  return context_->LookupFunction(candidates.front());
+}
+
+StatusOr<std::vector<vm::Value>> RunSession::ParseInputs(const vm::Context::Function& function,
+                                                         std::span<const std::string> specs) {
+  RT_ASSIGN_OR_RETURN(std::string cconv, UserCconv(*function.info));
+  return tooling::ParseInputs(specs, cconv, &device().allocator());
+}
+
+Status RunSession::Invoke(const vm::Context::Function& function, std::span<const vm::Value> args,
+                          std::vector<vm::Value>* results) {
+  if (!IsAsync(*function.info)) return context_->Invoke(function, args, results);
+
+  std::vector<vm::Value> all_args(args.begin(), args.end());
+  Ref<hal::Fence> wait_fence = hal::Fence::Create();
+  Ref<hal::Fence> signal_fence = hal::Fence::Create();
+  RT_ASSIGN_OR_RETURN(Ref<hal::Semaphore> semaphore, device().CreateSemaphore(0));
+  RT_RETURN_IF_ERROR(signal_fence->Insert(semaphore, 1));
+  all_args.push_back(vm::Value::FromRef(vm::Ref::Make(wait_fence)));
+  all_args.push_back(vm::Value::FromRef(vm::Ref::Make(signal_fence)));
+  RT_RETURN_IF_ERROR(context_->Invoke(function, all_args, results));
+  // The call only enqueued the work; the results are ready once the signal fence is reached.
+  Status status = signal_fence->Wait(hal::WaitMode::kAll, hal::kInfiniteTimeout);
+  if (!status.ok()) return status.Annotate(base::StrCat("waiting for @", function.info->name));
+  return Status::Ok();
+}
+
+}  // namespace iree_rt::tooling

@@ -1,0 +1,224 @@
+#include "expected_outputs.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "hal/buffer.h"
+#include "hal/buffer_view.h"
+#include "hal/element_type.h"
+#include "modules/hal/ref_types.h"
+#include "tooling/buffer_view_text.h"
+#include "tooling/float_convert.h"
+#include "vm/ref.h"
+
+namespace iree_rt::tools {
+namespace {
+
+using base::StatusOr;
+namespace NumericalType = hal::NumericalType;
+
+// iree-run-module prints at most this many elements of each operand of a mismatch.
+constexpr size_t kMaxPrintedElements = 1024;
+
+std::string ValueTypeName(const vm::Value& value) {
+  switch (value.type()) {
+    case vm::ValueType::kI8: return "i8";
+    case vm::ValueType::kI16: return "i16";
+    case vm::ValueType::kI32: return "i32";
+    case vm::ValueType::kI64: return "i64";
+    case vm::ValueType::kF32: return "f32";
+    case vm::ValueType::kF64: return "f64";
+    case vm::ValueType::kRef:
+      if (value.ref().type() != nullptr) return std::string(value.ref().type()->name);
+      return "empty";
+    default: return "empty";
+  }
+}
+
+// "2x3xf32", or "f32" for rank 0.
+std::string Metadata(const hal::BufferView& view) {
+  std::string text;
+  for (int64_t dim : view.shape()) text += std::to_string(dim) + "x";
+  return text + tooling::ElementTypeName(view.element_type());
+}
+
+StatusOr<std::vector<uint8_t>> ReadContents(const hal::BufferView& view) {
+  std::vector<uint8_t> bytes(view.byte_length());
+  RT_RETURN_IF_ERROR(view.buffer()->Read(0, bytes.data(), bytes.size()));
+  return bytes;
+}
+
+template <typename T>
+T Load(const uint8_t* data, uint64_t index) {
+  T value;
+  std::memcpy(&value, data + index * sizeof(T), sizeof(T));
+  return value;
+}
+
+bool IsFloat16(hal::ElementType type) {
+  return type == hal::ElementTypes::kFloat16 || type == hal::ElementTypes::kBFloat16;
+}
+
+float HalfAt(hal::ElementType type, const uint8_t* data, uint64_t index) {
+  const uint16_t bits = Load<uint16_t>(data, index);
+  return type == hal::ElementTypes::kFloat16 ? tooling::HalfToFloat(bits)
+                                             : tooling::BFloat16ToFloat(bits);
+}
+
+template <typename T>
+bool Near(T actual, T expected, T atol, T rtol) {
+  if (std::isnan(actual) && std::isnan(expected)) return true;
+  return std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
+}
+
+bool ElementMatches(hal::ElementType type, const uint8_t* expected, const uint8_t* actual,
+                    uint64_t index, size_t element_bytes, const Tolerances& tol) {
+  if (type == hal::ElementTypes::kFloat32) {
+    return Near(Load<float>(actual, index), Load<float>(expected, index), tol.f32, tol.rtol);
+  }
+  if (type == hal::ElementTypes::kFloat64) {
+    return Near(Load<double>(actual, index), Load<double>(expected, index), tol.f64,
+                static_cast<double>(tol.rtol));
+  }
+  if (IsFloat16(type)) {
+    const float atol = type == hal::ElementTypes::kFloat16 ? tol.f16 : tol.bf16;
+    return Near(HalfAt(type, actual, index), HalfAt(type, expected, index), atol, tol.rtol);
+  }
+  return std::memcmp(expected + index * element_bytes, actual + index * element_bytes,
+                     element_bytes) == 0;
+}
+
+// One element as the buffer view text prints it.
+std::string ElementText(hal::ElementType type, const uint8_t* data, uint64_t index) {
+  char text[64];
+  const uint32_t numerical = hal::ElementNumericalType(type);
+  const uint32_t bits = hal::ElementBitCount(type);
+  if (type == hal::ElementTypes::kFloat32) {
+    std::snprintf(text, sizeof(text), "%G", Load<float>(data, index));
+  } else if (type == hal::ElementTypes::kFloat64) {
+    std::snprintf(text, sizeof(text), "%G", Load<double>(data, index));
+  } else if (IsFloat16(type)) {
+    std::snprintf(text, sizeof(text), "%G", HalfAt(type, data, index));
+  } else if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, data + index * (bits / 8), bits / 8);
+    if (numerical == NumericalType::kIntegerUnsigned || numerical == NumericalType::kBoolean) {
+      std::snprintf(text, sizeof(text), "%llu", static_cast<unsigned long long>(raw));
+    } else {
+      const int64_t value = bits == 64 ? static_cast<int64_t>(raw)
+                                       : (static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits));
+      std::snprintf(text, sizeof(text), "%lld", static_cast<long long>(value));
+    }
+  } else {
+    return "?";
+  }
+  return text;
+}
+
+bool ScalarMatches(const vm::Value& want, const vm::Value& got, const Tolerances& tolerances) {
+  switch (want.type()) {
+    case vm::ValueType::kF32:
+      return Near(got.f32(), want.f32(), tolerances.f32, tolerances.rtol);
+    case vm::ValueType::kF64:
+      return Near(got.f64(), want.f64(), tolerances.f64, static_cast<double>(tolerances.rtol));
+    default:
+      return want.i64() == got.i64();
+  }
+}
+
+std::string ScalarText(const vm::Value& value) {
+  switch (value.type()) {
+    case vm::ValueType::kF32: return base::StrCat(value.f32());
+    case vm::ValueType::kF64: return base::StrCat(value.f64());
+    default: return base::StrCat(value.i64());
+  }
+}
+
+StatusOr<bool> CompareViews(int index, const hal::BufferView& expected,
+                            const hal::BufferView& actual, const Tolerances& tolerances,
+                            std::string* out) {
+  const std::string expected_metadata = Metadata(expected);
+  std::string problem;
+  const bool same_shape = std::equal(expected.shape().begin(), expected.shape().end(),
+                                     actual.shape().begin(), actual.shape().end());
+  if (!same_shape || expected.element_type() != actual.element_type()) {
+    problem = base::StrCat("metadata is ", Metadata(actual), "; expected that the view matches ",
+                           expected_metadata);
+  } else {
+    RT_ASSIGN_OR_RETURN(std::vector<uint8_t> expected_bytes, ReadContents(expected));
+    RT_ASSIGN_OR_RETURN(std::vector<uint8_t> actual_bytes, ReadContents(actual));
+    const hal::ElementType type = expected.element_type();
+    const uint64_t count = expected.element_count();
+    const size_t element_bytes = count ? expected_bytes.size() / count : 0;
+    for (uint64_t i = 0; i < count && problem.empty(); ++i) {
+      if (element_bytes == 0 || ElementMatches(type, expected_bytes.data(), actual_bytes.data(),
+                                               i, element_bytes, tolerances)) {
+        continue;
+      }
+      problem = base::StrCat("element at index ", i, " (", ElementText(type, actual_bytes.data(), i),
+                             ") does not match the expected (",
+                             ElementText(type, expected_bytes.data(), i), ")");
+    }
+    // Sub-byte types: the packed bytes decide.
+    if (element_bytes == 0 && expected_bytes != actual_bytes) {
+      problem = "contents differ";
+    }
+  }
+  if (problem.empty()) return true;
+  RT_ASSIGN_OR_RETURN(std::string expected_text,
+                      tooling::FormatBufferView(expected, kMaxPrintedElements));
+  RT_ASSIGN_OR_RETURN(std::string actual_text,
+                      tooling::FormatBufferView(actual, kMaxPrintedElements));
+  *out += base::StrCat("[FAILED] result[", index, "]: ", problem,
+                       "; expected that the view is equal to contents of a view of ",
+                       expected_metadata, "\n  expected:\n", expected_text, "\n  actual:\n",
+                       actual_text, "\n");
+  return false;
+}
+
+}  // namespace
+
+StatusOr<bool> CompareResults(std::span<const vm::Value> expected,
+                              std::span<const vm::Value> actual, const Tolerances& tolerances,
+                              std::string* out) {
+  if (expected.size() != actual.size()) {
+    *out += base::StrCat("[FAILED] expected ", expected.size(), " list elements but ",
+                         actual.size(), " provided\n");
+    return false;
+  }
+  bool all_match = true;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const vm::Value& want = expected[i];
+    const vm::Value& got = actual[i];
+    if (want.type() == vm::ValueType::kNone || (want.is_ref() && want.ref().is_null())) continue;
+    if (want.is_ref() && got.is_ref()) {
+      hal::BufferView* want_view = want.ref().Get<hal::BufferView>();
+      hal::BufferView* got_view = got.ref().Get<hal::BufferView>();
+      if (want_view != nullptr && got_view != nullptr) {
+        RT_ASSIGN_OR_RETURN(bool match, CompareViews(static_cast<int>(i), *want_view, *got_view,
+                                                     tolerances, out));
+        all_match &= match;
+        continue;
+      }
+    }
+    // Scalars of one type compare by value (floats within the tolerance). iree-run-module
+    // 3.13.0 instead reports every expected scalar as a type mismatch, even an equal one (its
+    // type test is inverted); we do not copy that.
+    if (!want.is_ref() && want.type() == got.type()) {
+      if (ScalarMatches(want, got, tolerances)) continue;
+      *out += base::StrCat("[FAILED] result[", i, "]: value ", ScalarText(got),
+                           " does not match the expected ", ScalarText(want), "\n");
+      all_match = false;
+      continue;
+    }
+    *out += base::StrCat("[FAILED] result[", i, "]: variant types mismatch; expected ",
+                         ValueTypeName(want), " but got ", ValueTypeName(got), "\n");
+    all_match = false;
+  }
+  return all_match;
+}
+
+}  // namespace iree_rt::tools
