@@ -1,5 +1,5 @@
-/* The main job until the VM lands: runs a kernel compiled by iree-compile (saxpy.mlir) on a CPU
- * device through the public C ABI, checks every element against a host computation and prints
+/* A kernel-level sample: runs one executable compiled by iree-compile (saxpy.mlir) on a CPU
+ * device through the HAL part of the public C ABI, without the VM, checks every element against a host computation and prints
  * the result.
  *
  * usage: iree-rt-sample <saxpy.so> [device URI, default local-task]
