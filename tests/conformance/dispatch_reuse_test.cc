@@ -232,6 +232,39 @@ TEST_P(DispatchReuseTest, AllocaExecuteDeallocaCycle) {
   for (int i = 0; i < kCycles; ++i) EXPECT_EQ(ReadAs<int32_t>(*results[i]), (std::vector<int32_t>{1, 2, 3, 4}));
 }
 
+TEST_P(DispatchReuseTest, ImportedConstantPoolSlicesAsTableEntries) {
+  // What compiled programs do with their constants: import read-only host memory (the module's
+  // rodata) without a copy, then bind subspans of it as table entries of a reusable command buffer.
+  Ref<hal::Executable> executable = LoadExecutable("scale_and_offset");
+  ASSERT_TRUE(executable);
+  static const int32_t kPool[8] = {100, 200, 300, 400, 5, 6, 7, 8};
+  hal::BufferParams params = DefaultBufferParams();
+  params.usage |= hal::BufferUsage::kSharingImmutable;
+  params.access = hal::MemoryAccess::kRead;
+  base::StatusOr<Ref<hal::Buffer>> pool = device().allocator().ImportHostBuffer(
+      params, const_cast<int32_t*>(kPool), sizeof(kPool), nullptr);
+  if (!pool.ok() && pool.status().code() == StatusCode::kUnimplemented) {
+    GTEST_SKIP() << "this device cannot import host memory";
+  }
+  ASSERT_TRUE(IsOk(pool));
+  Ref<hal::CommandBuffer> command_buffer = RecordScaleAndOffsetSlots(executable, 2, -1);
+  ASSERT_TRUE(command_buffer);
+  for (uint64_t offset : {16u, 0u}) {
+    Ref<hal::Buffer> output = AllocateFilled(16, 0);
+    ASSERT_TRUE(output);
+    base::StatusOr<Ref<hal::Buffer>> slice = hal::Buffer::Subspan(*pool, offset, 16);
+    ASSERT_TRUE(IsOk(slice));
+    const std::vector<hal::BufferBinding> table = {{*slice, 0, 16}, {output, 0, 16}};
+    ASSERT_TRUE(IsOk(SubmitAndWait(command_buffer, table)));
+    const int32_t* in = kPool + offset / sizeof(int32_t);
+    EXPECT_EQ(ReadAs<int32_t>(*output),
+              (std::vector<int32_t>{2 * in[0] - 1, 2 * in[1] - 1, 2 * in[2] - 1, 2 * in[3] - 1}));
+  }
+  // The constants are untouched.
+  EXPECT_EQ(kPool[0], 100);
+  EXPECT_EQ(kPool[4], 5);
+}
+
 TEST_P(DispatchReuseTest, PipelinedAllocaExecuteDealloca) {
   // Several allocas in flight, then their executes, then their deallocas.
   Ref<hal::Executable> executable = LoadExecutable("scale_and_offset");
