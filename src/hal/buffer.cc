@@ -154,8 +154,8 @@ Status Buffer::Write(uint64_t offset, const void* source, uint64_t length) {
 
 Status Buffer::ValidateFillPattern(uint64_t offset, uint64_t length, uint32_t pattern_length) {
   if (pattern_length != 1 && pattern_length != 2 && pattern_length != 4) {
-    return base::InvalidArgumentError("fill pattern length must be 1, 2 or 4 bytes, got ",
-                                      pattern_length);
+    return base::InvalidArgumentError("fill pattern length ", pattern_length,
+                                      " is not 1, 2 or 4 bytes");
   }
   if (offset % pattern_length || (length != kWholeBuffer && length % pattern_length)) {
     return base::InvalidArgumentError("fill offset ", offset, " and length ", length,

@@ -23,19 +23,11 @@ namespace NumericalType = hal::NumericalType;
 // iree-run-module prints at most this many elements of each operand of a mismatch.
 constexpr size_t kMaxPrintedElements = 1024;
 
+// iree-run-module's spelling: the ref's type name, "empty" for none, else vm::ValueTypeName.
 std::string ValueTypeName(const vm::Value& value) {
-  switch (value.type()) {
-    case vm::ValueType::kI8: return "i8";
-    case vm::ValueType::kI16: return "i16";
-    case vm::ValueType::kI32: return "i32";
-    case vm::ValueType::kI64: return "i64";
-    case vm::ValueType::kF32: return "f32";
-    case vm::ValueType::kF64: return "f64";
-    case vm::ValueType::kRef:
-      if (value.ref().type() != nullptr) return std::string(value.ref().type()->name);
-      return "empty";
-    default: return "empty";
-  }
+  if (value.is_ref() && value.ref().type() != nullptr) return std::string(value.ref().type()->name);
+  if (value.is_ref() || value.is_none()) return "empty";
+  return vm::ValueTypeName(value.type());
 }
 
 // "2x3xf32", or "f32" for rank 0.

@@ -7,6 +7,11 @@ namespace iree_rt::modules::hal {
 using base::Status;
 using base::StatusOr;
 
+StatusOr<uint64_t> NonNegative(int64_t value, const char* what) {
+  if (value < 0) return base::OutOfRangeError(what, " ", value, " is negative");
+  return static_cast<uint64_t>(value);
+}
+
 StatusOr<std::span<const uint8_t>> BytesArg(const vm::Value& value, const char* what) {
   RT_ASSIGN_OR_RETURN(vm::Buffer * buffer, RefArg<vm::Buffer>(value, what));
   return buffer->bytes();

@@ -21,6 +21,13 @@ namespace iree_rt::modules::hal {
 
 namespace rt = ::iree_rt::hal;
 
+// The handler signature of every export (vm::NativeModule::Handler).
+using Args = std::span<const vm::Value>;
+using Results = std::span<vm::Value>;
+
+// An i64 offset, length or size that must not be negative; OUT_OF_RANGE naming |what|.
+base::StatusOr<uint64_t> NonNegative(int64_t value, const char* what);
+
 // The object of a ref argument, INVALID_ARGUMENT naming |what| when it is null or of another type.
 template <typename T>
 base::StatusOr<T*> RefArg(const vm::Value& value, const char* what) {

@@ -19,8 +19,6 @@ using base::Status;
 using base::StatusOr;
 using vm::ModuleState;
 using vm::Value;
-using Args = std::span<const Value>;
-using Results = std::span<Value>;
 
 // Every allocation a program asks for may be mapped, copied and dispatched on: the access mask
 // programs pass is 0, which means all.
@@ -30,11 +28,6 @@ rt::BufferParams ProgramBufferParams(int32_t memory_types, int32_t usage) {
   params.usage = static_cast<rt::BufferUsageBits>(usage);
   params.access = rt::MemoryAccess::kAll;
   return params;
-}
-
-StatusOr<uint64_t> NonNegative(int64_t value, const char* what) {
-  if (value < 0) return base::OutOfRangeError(what, " ", value, " is negative");
-  return static_cast<uint64_t>(value);
 }
 
 // "<message>: " prefix for assertion failures; the program passes names such as "input0".

@@ -17,8 +17,6 @@ using base::Status;
 using base::StatusOr;
 using vm::ModuleState;
 using vm::Value;
-using Args = std::span<const Value>;
-using Results = std::span<Value>;
 
 StatusOr<rt::CommandBuffer*> CommandBufferArg(const Value& value) {
   return RefArg<rt::CommandBuffer>(value, "command buffer");
@@ -62,12 +60,8 @@ Status FillBuffer(ModuleState&, Args args, Results) {
   RT_ASSIGN_OR_RETURN(rt::CommandBuffer * command_buffer, CommandBufferArg(args[0]));
   RT_ASSIGN_OR_RETURN(rt::BufferRef target, BufferRefArg(args[1], args[4].i32(), args[2].i64(),
                                                          args[3].i64(), "fill target"));
-  const int32_t pattern_length = args[6].i32();
-  if (pattern_length != 1 && pattern_length != 2 && pattern_length != 4) {
-    return base::InvalidArgumentError("fill pattern length ", pattern_length, " (1, 2 or 4 allowed)");
-  }
   return command_buffer->Fill(target, static_cast<uint32_t>(args[5].i64()),
-                              static_cast<uint32_t>(pattern_length));
+                              static_cast<uint32_t>(args[6].i32()));
 }
 
 // command_buffer.update_buffer(cb, source, source_offset, target, target_offset, length, slot,

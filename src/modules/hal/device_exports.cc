@@ -20,8 +20,6 @@ using base::Status;
 using base::StatusOr;
 using vm::ModuleState;
 using vm::Value;
-using Args = std::span<const Value>;
-using Results = std::span<Value>;
 
 // The (device, affinity, wait, signal) prefix every queue operation shares.
 struct QueueArgs {
@@ -38,11 +36,6 @@ StatusOr<QueueArgs> DecodeQueueArgs(Args args) {
   RT_ASSIGN_OR_RETURN(queue.wait, FenceArg(args[2], "wait fence"));
   RT_ASSIGN_OR_RETURN(queue.signal, FenceArg(args[3], "signal fence"));
   return queue;
-}
-
-StatusOr<uint64_t> NonNegative(int64_t value, const char* what) {
-  if (value < 0) return base::OutOfRangeError(what, " ", value, " is negative");
-  return static_cast<uint64_t>(value);
 }
 
 Status DeviceAllocator(ModuleState&, Args args, Results results) {
@@ -100,15 +93,11 @@ Status QueueFill(ModuleState&, Args args, Results) {
   RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "fill target").status());
   RT_ASSIGN_OR_RETURN(uint64_t offset, NonNegative(args[5].i64(), "fill offset"));
-  const int32_t pattern_length = args[8].i32();
-  if (pattern_length != 1 && pattern_length != 2 && pattern_length != 4) {
-    return base::InvalidArgumentError("fill pattern length ", pattern_length, " (1, 2 or 4 allowed)");
-  }
   return queue.device->QueueFill(queue.affinity, queue.wait, queue.signal,
                                  RetainArg<rt::Buffer>(args[4]), offset,
                                  static_cast<uint64_t>(args[6].i64()),
                                  static_cast<uint32_t>(args[7].i64()),
-                                 static_cast<uint32_t>(pattern_length));
+                                 static_cast<uint32_t>(args[8].i32()));
 }
 
 // device.queue.update(device, affinity, wait, signal, source, source_offset, target,

@@ -21,8 +21,6 @@ using base::Status;
 using base::StatusOr;
 using vm::ModuleState;
 using vm::Value;
-using Args = std::span<const Value>;
-using Results = std::span<Value>;
 
 // executable.create(device, affinity, format, data, constants) -> executable
 Status ExecutableCreate(ModuleState& state, Args args, Results results) {
