@@ -47,8 +47,8 @@ class QueueFences {
  private:
   base::Ref<hal::Fence> wait_fence_;
   base::Ref<hal::Fence> signal_fence_;
-  std::vector<hal::SemaphorePoint> wait_points_;
-  std::vector<hal::SemaphorePoint> signal_points_;
+  hal::PointList wait_points_;
+  hal::PointList signal_points_;
 };
 
 }  // namespace iree_rt::api

@@ -81,7 +81,9 @@ class [[nodiscard]] StatusOr {
   const T& value() const& { return std::get<T>(value_); }
   T&& value() && { return std::get<T>(std::move(value_)); }
   T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
   T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
 
  private:
   std::variant<Status, T> value_;

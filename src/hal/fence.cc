@@ -5,20 +5,16 @@ namespace iree_rt::hal {
 using base::Ref;
 using base::Status;
 
-void Fence::Snapshot(std::vector<Ref<Semaphore>>* semaphores, std::vector<uint64_t>* values) const {
+Fence::Timepoints Fence::Snapshot() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  *semaphores = semaphores_;
-  *values = values_;
+  return timepoints_;
 }
 
 Ref<Fence> Fence::Join(std::span<Fence* const> fences) {
   Ref<Fence> joined = Create();
-  std::vector<Ref<Semaphore>> semaphores;
-  std::vector<uint64_t> values;
   for (Fence* fence : fences) {
     if (!fence) continue;
-    fence->Snapshot(&semaphores, &values);
-    for (size_t i = 0; i < semaphores.size(); ++i) joined->Insert(semaphores[i], values[i]).IgnoreError();
+    for (const Timepoint& point : fence->Snapshot()) joined->Insert(point.semaphore, point.value).IgnoreError();
   }
   return joined;
 }
@@ -26,67 +22,55 @@ Ref<Fence> Fence::Join(std::span<Fence* const> fences) {
 Status Fence::Insert(const Ref<Semaphore>& semaphore, uint64_t value) {
   if (!semaphore) return base::InvalidArgumentError("null semaphore inserted into a fence");
   std::lock_guard<std::mutex> lock(mutex_);
-  for (size_t i = 0; i < semaphores_.size(); ++i) {
-    if (semaphores_[i] == semaphore) {
-      if (value > values_[i]) values_[i] = value;
+  for (Timepoint& point : timepoints_) {
+    if (point.semaphore == semaphore) {
+      if (value > point.value) point.value = value;
       return Status::Ok();
     }
   }
-  semaphores_.push_back(semaphore);
-  values_.push_back(value);
+  timepoints_.push_back(Timepoint{semaphore, value});
   return Status::Ok();
 }
 
 size_t Fence::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return semaphores_.size();
+  return timepoints_.size();
 }
 
-std::vector<SemaphorePoint> Fence::points() const {
+PointList Fence::points() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<SemaphorePoint> points(semaphores_.size());
-  for (size_t i = 0; i < semaphores_.size(); ++i) points[i] = {semaphores_[i].get(), values_[i]};
+  PointList points;
+  for (const Timepoint& point : timepoints_) points.push_back({point.semaphore.get(), point.value});
   return points;
 }
 
 Status Fence::Query() const {
-  std::vector<Ref<Semaphore>> semaphores;
-  std::vector<uint64_t> values;
-  Snapshot(&semaphores, &values);
   bool pending = false;
-  for (size_t i = 0; i < semaphores.size(); ++i) {
-    base::StatusOr<uint64_t> value = semaphores[i]->Query();
+  for (const Timepoint& point : Snapshot()) {
+    base::StatusOr<uint64_t> value = point.semaphore->Query();
     if (!value.ok()) return value.status();
-    if (*value < values[i]) pending = true;
+    if (*value < point.value) pending = true;
   }
   return pending ? Status(base::StatusCode::kDeferred, "fence not yet reached") : Status::Ok();
 }
 
 Status Fence::Signal() {
-  std::vector<Ref<Semaphore>> semaphores;
-  std::vector<uint64_t> values;
-  Snapshot(&semaphores, &values);
-  for (size_t i = 0; i < semaphores.size(); ++i) {
-    RT_ASSIGN_OR_RETURN(uint64_t current, semaphores[i]->Query());
-    if (current >= values[i]) continue;
-    RT_RETURN_IF_ERROR(semaphores[i]->Signal(values[i]));
+  for (const Timepoint& point : Snapshot()) {
+    RT_ASSIGN_OR_RETURN(uint64_t current, point.semaphore->Query());
+    if (current >= point.value) continue;
+    RT_RETURN_IF_ERROR(point.semaphore->Signal(point.value));
   }
   return Status::Ok();
 }
 
 void Fence::Fail(const Status& status) {
-  std::vector<Ref<Semaphore>> semaphores;
-  std::vector<uint64_t> values;
-  Snapshot(&semaphores, &values);
-  for (const Ref<Semaphore>& semaphore : semaphores) semaphore->Fail(status);
+  for (const Timepoint& point : Snapshot()) point.semaphore->Fail(status);
 }
 
 Status Fence::Wait(WaitMode mode, int64_t timeout_ns) const {
-  std::vector<Ref<Semaphore>> semaphores;
-  std::vector<uint64_t> values;
-  Snapshot(&semaphores, &values);
-  std::vector<SemaphorePoint> points(semaphores.size());
-  for (size_t i = 0; i < semaphores.size(); ++i) points[i] = {semaphores[i].get(), values[i]};
+  Timepoints timepoints = Snapshot();  // keeps the semaphores alive while waiting
+  PointList points;
+  for (const Timepoint& point : timepoints) points.push_back({point.semaphore.get(), point.value});
   return WaitSemaphores(mode, points, timeout_ns);
 }
 

@@ -9,11 +9,15 @@
 #include <mutex>
 #include <vector>
 
+#include "base/inline_vector.h"
 #include "base/ref_object.h"
 #include "base/status.h"
 #include "hal/semaphore.h"
 
 namespace iree_rt::hal {
+
+// Timepoints as borrowed {semaphore, value} pairs; most fences have one or two.
+using PointList = base::InlineVector<SemaphorePoint, 2>;
 
 class Fence : public base::RefObject {
  public:
@@ -26,7 +30,7 @@ class Fence : public base::RefObject {
 
   size_t size() const;
   // The timepoints. The semaphores are borrowed: valid while the fence lives.
-  std::vector<SemaphorePoint> points() const;
+  PointList points() const;
 
   // OK if reached, DEFERRED if not yet, or the first failure found.
   base::Status Query() const;
@@ -41,12 +45,17 @@ class Fence : public base::RefObject {
   friend base::Ref<T> base::MakeRef(Args&&... args);
   Fence() = default;
 
+  struct Timepoint {
+    base::Ref<Semaphore> semaphore;
+    uint64_t value;
+  };
+  using Timepoints = base::InlineVector<Timepoint, 2>;  // inline: a fence allocates nothing more
+
   // Copies the timepoints under the lock; the operations then run unlocked (waits block).
-  void Snapshot(std::vector<base::Ref<Semaphore>>* semaphores, std::vector<uint64_t>* values) const;
+  Timepoints Snapshot() const;
 
   mutable std::mutex mutex_;
-  std::vector<base::Ref<Semaphore>> semaphores_;
-  std::vector<uint64_t> values_;
+  Timepoints timepoints_;
 };
 
 }  // namespace iree_rt::hal

@@ -13,10 +13,21 @@ using base::StatusOr;
 
 namespace {
 
-// Runs a call on a fresh stack, resuming whichever module suspended until it stops yielding.
+// A stack left idle by the last call on this thread: its frame arena is kept, so a call does not
+// allocate one. Nested calls (a native function calling back in) take fresh stacks.
+thread_local std::unique_ptr<Stack> t_spare_stack;
+
+// Runs a call on its own stack, resuming whichever module suspended until it stops yielding.
 Status CallToCompletion(Module& module, ModuleState& state, uint32_t export_ordinal,
                         std::span<const Value> args, std::span<Value> results) {
-  Stack stack;
+  std::unique_ptr<Stack> owned = t_spare_stack ? std::move(t_spare_stack) : std::make_unique<Stack>();
+  struct Recycle {
+    std::unique_ptr<Stack>& stack;
+    ~Recycle() {
+      if (stack->reusable() && !t_spare_stack) t_spare_stack = std::move(stack);
+    }
+  } recycle{owned};
+  Stack& stack = *owned;
   Status status = module.Call(stack, state, export_ordinal, args, results);
   while (status.code() == StatusCode::kDeferred) {
     Module* suspended = stack.suspended();
@@ -71,7 +82,8 @@ Status Context::Register(base::Ref<Module> module) {
     Status status = state.status();
     return status.Annotate(context);
   }
-  Entry entry{module, std::move(state).value()};
+  Entry entry{module, std::move(state).value(), {}};
+  for (const ExportInfo& info : module->exports()) entry.cconvs.push_back(ParseCconv(info.cconv));
   if (!entry.state) return base::InternalError("module '", name, "' created a null state");
 
   for (const Dependency& dependency : module->dependencies()) {
@@ -178,11 +190,11 @@ StatusOr<Context::Function> Context::LookupFunction(std::string_view name) const
 Status Context::Invoke(const Function& function, std::span<const Value> args,
                        std::vector<Value>* results) {
   if (results == nullptr) return base::InvalidArgumentError("Invoke needs a results vector");
-  bool owned = false;
+  const Entry* owner = nullptr;
   for (const Entry& entry : entries_) {
-    if (entry.module.get() == function.module && entry.state.get() == function.state) owned = true;
+    if (entry.module.get() == function.module && entry.state.get() == function.state) owner = &entry;
   }
-  if (!owned || function.module == nullptr) {
+  if (owner == nullptr || function.module == nullptr) {
     return base::InvalidArgumentError("the function was not looked up in this context");
   }
   std::span<const ExportInfo> exports = function.module->exports();
@@ -194,7 +206,7 @@ Status Context::Invoke(const Function& function, std::span<const Value> args,
   const ExportInfo& info = exports[function.export_ordinal];
 
   Status status;
-  StatusOr<Cconv> cconv = ParseCconv(info.cconv);
+  const StatusOr<Cconv>& cconv = owner->cconvs[function.export_ordinal];
   if (!cconv.ok()) {
     status = cconv.status();
   } else {

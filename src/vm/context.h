@@ -14,6 +14,7 @@
 
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "vm/cconv.h"
 #include "vm/instance.h"
 #include "vm/module.h"
 #include "vm/value.h"
@@ -50,6 +51,8 @@ class Context : public base::RefObject {
   struct Entry {
     base::Ref<Module> module;
     std::unique_ptr<ModuleState> state;
+    // Each export's parsed cconv (an invalid one as its error), so Invoke does not parse.
+    std::vector<base::StatusOr<Cconv>> cconvs;
   };
   explicit Context(base::Ref<Instance> instance) : instance_(std::move(instance)) {}
   base::Status Register(base::Ref<Module> module);

@@ -94,6 +94,14 @@ class Module : public base::RefObject {
   virtual base::Status Call(Stack& stack, ModuleState& state, uint32_t export_ordinal,
                             std::span<const Value> args, std::span<Value> results) = 0;
 
+  // Call, for callers whose |args| and |results| were laid out from this export's own cconv (the
+  // interpreter, after linking checked it): types are right by construction, so modules may
+  // skip re-checking them.
+  virtual base::Status CallTyped(Stack& stack, ModuleState& state, uint32_t export_ordinal,
+                                 std::span<const Value> args, std::span<Value> results) {
+    return Call(stack, state, export_ordinal, args, results);
+  }
+
   // Continues a call that returned DEFERRED. Only modules that yield implement it.
   virtual base::Status Resume(Stack& stack, std::span<Value> results);
 

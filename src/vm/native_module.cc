@@ -72,6 +72,23 @@ StatusOr<std::unique_ptr<ModuleState>> NativeModule::CreateState(Instance& insta
 
 Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordinal,
                           std::span<const Value> args, std::span<Value> results) {
+  RT_ASSIGN_OR_RETURN(const Entry* entry, Lookup(export_ordinal));
+  Status status = CheckValues("arguments", entry->cconv.arguments, args);
+  if (status.ok() && results.size() != entry->cconv.results.size()) {
+    status = base::InvalidArgumentError("results: expected ", entry->cconv.results.size(),
+                                        " values but got ", results.size());
+  }
+  if (!status.ok()) return status.Annotate(ErrorContext(*entry));
+  return Invoke(stack, state, *entry, args, results);
+}
+
+Status NativeModule::CallTyped(Stack& stack, ModuleState& state, uint32_t export_ordinal,
+                               std::span<const Value> args, std::span<Value> results) {
+  RT_ASSIGN_OR_RETURN(const Entry* entry, Lookup(export_ordinal));
+  return Invoke(stack, state, *entry, args, results);
+}
+
+StatusOr<const NativeModule::Entry*> NativeModule::Lookup(uint32_t export_ordinal) const {
   if (!validated_) {
     return base::FailedPreconditionError("native module ", name_,
                                          " is used before Validate() succeeded");
@@ -80,18 +97,18 @@ Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordi
     return base::OutOfRangeError("export ordinal ", export_ordinal, " out of range (module ", name_,
                                  " has ", entries_.size(), " exports)");
   }
-  const Entry& entry = entries_[export_ordinal];
-  // Built only on failure: this path runs for every import call of every program.
-  auto context = [&] {
-    return base::StrCat("while invoking native function ", name_, ".", entry.def.name);
-  };
-  Status status = CheckValues("arguments", entry.cconv.arguments, args);
-  if (status.ok() && results.size() != entry.cconv.results.size()) {
-    status = base::InvalidArgumentError("results: expected ", entry.cconv.results.size(),
-                                        " values but got ", results.size());
-  }
-  if (status.ok()) status = stack.Enter();
-  if (!status.ok()) return status.Annotate(context());
+  return &entries_[export_ordinal];
+}
+
+// Built only on failure: calls run for every import call of every program.
+std::string NativeModule::ErrorContext(const Entry& entry) const {
+  return base::StrCat("while invoking native function ", name_, ".", entry.def.name);
+}
+
+Status NativeModule::Invoke(Stack& stack, ModuleState& state, const Entry& entry,
+                            std::span<const Value> args, std::span<Value> results) {
+  Status status = stack.Enter();
+  if (!status.ok()) return status.Annotate(ErrorContext(entry));
   DepthScope depth(stack);
 
   // Typed zeros, so a handler that leaves a result alone still returns a well-typed value.
@@ -109,7 +126,7 @@ Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordi
 #endif
   if (!status.ok()) {
     for (Value& result : results) result = Value();
-    return status.Annotate(context());
+    return status.Annotate(ErrorContext(entry));
   }
   return Status();
 }

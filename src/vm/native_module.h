@@ -38,6 +38,9 @@ class NativeModule : public Module {
 
   base::Status Call(Stack& stack, ModuleState& state, uint32_t export_ordinal,
                     std::span<const Value> args, std::span<Value> results) override;
+  // Skips the argument type checks: the caller built |args| from the cconv.
+  base::Status CallTyped(Stack& stack, ModuleState& state, uint32_t export_ordinal,
+                         std::span<const Value> args, std::span<Value> results) override;
 
  protected:
   // INTERNAL-free by construction: a malformed cconv in |functions| is a programming error
@@ -52,6 +55,11 @@ class NativeModule : public Module {
     Cconv cconv;
     std::vector<Attr> attrs;
   };
+  base::StatusOr<const Entry*> Lookup(uint32_t export_ordinal) const;
+  std::string ErrorContext(const Entry& entry) const;
+  base::Status Invoke(Stack& stack, ModuleState& state, const Entry& entry,
+                      std::span<const Value> args, std::span<Value> results);
+
   std::string name_;
   uint32_t version_;
   std::vector<Entry> entries_;

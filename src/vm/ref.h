@@ -67,6 +67,19 @@ class Ref {
     return ref;
   }
 
+  // Takes over a reference someone else counted (no count change); pairs with Detach().
+  static Ref Adopt(base::RefObject* object, const RefType* type) {
+    Ref ref;
+    ref.ptr_ = object;
+    ref.type_ = object ? type : nullptr;
+    return ref;
+  }
+  // Gives the reference up without releasing it: the caller now owns that count.
+  base::RefObject* Detach() {
+    type_ = nullptr;
+    return std::exchange(ptr_, nullptr);
+  }
+
   void Reset() {
     if (ptr_) std::exchange(ptr_, nullptr)->Release();
     type_ = nullptr;

@@ -22,6 +22,8 @@ class Stack {
   class Extension {
    public:
     virtual ~Extension() = default;
+    // Holds nothing of a call (no frames): the stack may serve another call.
+    virtual bool idle() const { return true; }
   };
 
   static constexpr size_t kDefaultMaxDepth = 1024;
@@ -50,6 +52,11 @@ class Stack {
   void Leave() { --depth_; }
   size_t depth() const { return depth_; }
   size_t max_depth() const { return max_depth_; }
+
+  // Nothing of a call is left on it: it may be reused, keeping its extension's storage.
+  bool reusable() const {
+    return depth_ == 0 && suspended_ == nullptr && (!extension_ || extension_->idle());
+  }
 
  private:
   size_t max_depth_;

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/inline_vector.h"
 #include "drivers/cpu/executable.h"
 #include "drivers/cpu/task/flush_denormals.h"
 
@@ -62,20 +63,21 @@ Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordi
                                  " workgroups exceeds 2^32 workgroups");
   }
 
-  std::vector<void*> binding_ptrs(bindings.size());
-  std::vector<size_t> binding_lengths(bindings.size());
+  base::InlineVector<void*, 8> binding_ptrs;
+  base::InlineVector<size_t, 8> binding_lengths;
   for (size_t i = 0; i < bindings.size(); ++i) {
     // Read access: mapping only checks reachability; the kernel's own layout governs writes.
     RT_ASSIGN_OR_RETURN(uint8_t* ptr, bindings[i].buffer->Map(hal::MemoryAccess::kRead,
                                                               bindings[i].offset, bindings[i].length));
-    binding_ptrs[i] = ptr;
-    binding_lengths[i] = static_cast<size_t>(bindings[i].length);
+    binding_ptrs.push_back(ptr);
+    binding_lengths.push_back(static_cast<size_t>(bindings[i].length));
   }
   const ExecutableLibrary& library = cpu_executable->library();
   uint32_t concurrency = executor_ ? executor_->worker_count() + 1 : 1;
   alignas(64) DispatchStateV0 state;
-  RT_RETURN_IF_ERROR(library.PrepareDispatch(export_ordinal, count, constants, binding_ptrs,
-                                             binding_lengths, std::min<uint32_t>(concurrency, 255),
+  RT_RETURN_IF_ERROR(library.PrepareDispatch(export_ordinal, count, constants,
+                                             std::span<void* const>(binding_ptrs),
+                                             std::span<const size_t>(binding_lengths), std::min<uint32_t>(concurrency, 255),
                                              &state));
   const uint32_t local_size = cpu_executable->local_memory_size(export_ordinal);
   const uint32_t count_x = count[0], count_xy = count[0] * count[1];

@@ -64,11 +64,22 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
                                 const Ref<hal::CommandBuffer>& command_buffer,
                                 std::span<const hal::BufferBinding> binding_table) {
   if (!command_buffer) {
+    // A barrier: signalling now, when its waits are met, is all there is to do.
+    if (queue_->TryRunNow(wait, signal, [] { return Status::Ok(); })) return Status::Ok();
     queue_->Submit(wait, signal, [] { return Status::Ok(); });
     return Status::Ok();
   }
   auto* deferred = dynamic_cast<hal::utils::DeferredCommandBuffer*>(command_buffer.get());
   if (!deferred) return base::InvalidArgumentError("command buffer was not created by a CPU device");
+  // local-sync runs everything on the submitting thread anyway; local-task does so only for work
+  // smaller than waking a worker. The caller's table and command buffer outlive the call.
+  if (!executor_ || deferred->single_workgroup()) {
+    const bool ran = queue_->TryRunNow(wait, signal, [&] {
+      CommandRunner runner(executor_.get());
+      return deferred->Replay(binding_table, runner);
+    });
+    if (ran) return Status::Ok();
+  }
   // The submission owns the command buffer and a copy of the table until it signals.
   std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());
   queue_->Submit(wait, signal,

@@ -1,6 +1,9 @@
 #include "hal/utils/deferred_command_buffer.h"
 
+#include <algorithm>
 #include <cstring>
+
+#include "base/inline_vector.h"
 
 namespace iree_rt::hal::utils {
 
@@ -37,12 +40,14 @@ StatusOr<ResolvedRef> ResolveBufferRef(const BufferRef& ref, uint64_t length,
 }
 
 Status DeferredCommandBuffer::FillImpl(const BufferRef& target, uint32_t pattern, uint32_t pattern_length) {
+  has_other_work_ = true;
   commands_.emplace_back(FillCmd{target, pattern, pattern_length});
   return Status::Ok();
 }
 
 Status DeferredCommandBuffer::UpdateImpl(const void* source, uint64_t length, const BufferRef& target) {
   const auto* bytes = static_cast<const uint8_t*>(source);
+  has_other_work_ = true;
   UpdateCmd cmd{std::vector<uint8_t>(bytes, bytes + length), target};
   cmd.target.length = length;
   commands_.emplace_back(std::move(cmd));
@@ -50,6 +55,7 @@ Status DeferredCommandBuffer::UpdateImpl(const void* source, uint64_t length, co
 }
 
 Status DeferredCommandBuffer::CopyImpl(const BufferRef& source, const BufferRef& target, uint64_t length) {
+  has_other_work_ = true;
   commands_.emplace_back(CopyCmd{source, target, length});
   return Status::Ok();
 }
@@ -60,6 +66,13 @@ Status DeferredCommandBuffer::DispatchImpl(const base::Ref<Executable>& executab
                                            std::span<const BufferRef> bindings, DispatchFlags flags) {
   const DispatchFlags indirect =
       DispatchFlag::kDynamicIndirectParameters | DispatchFlag::kStaticIndirectParameters;
+  if (flags & indirect) {
+    has_other_work_ = true;
+  } else {
+    const uint64_t count = uint64_t{config.workgroup_count[0]} * config.workgroup_count[1] *
+                           config.workgroup_count[2];
+    workgroup_total_ = std::min<uint64_t>(workgroup_total_ + count, uint64_t{1} << 62);
+  }
   commands_.emplace_back(DispatchCmd{executable, export_ordinal, config, (flags & indirect) != 0,
                                      {constants.begin(), constants.end()},
                                      {bindings.begin(), bindings.end()}});
@@ -72,7 +85,7 @@ Status DeferredCommandBuffer::ExecutionBarrierImpl() {
 }
 
 Status DeferredCommandBuffer::Replay(std::span<const BufferBinding> table, CommandTarget& target) const {
-  std::vector<ResolvedRef> bindings;
+  base::InlineVector<ResolvedRef, 8> bindings;  // reused across dispatches
   for (size_t index = 0; index < commands_.size(); ++index) {
     const Command& command = commands_[index];
     Status status;

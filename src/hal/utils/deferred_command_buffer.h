@@ -45,6 +45,9 @@ class DeferredCommandBuffer final : public CommandBuffer {
   base::Status Replay(std::span<const BufferBinding> binding_table, CommandTarget& target) const;
 
   size_t command_count() const { return commands_.size(); }
+  // At most one workgroup of work in all: direct dispatches and barriers only, whose workgroup
+  // counts multiply out to <= 1 in total. Such a buffer costs less to run than to hand off.
+  bool single_workgroup() const { return !has_other_work_ && workgroup_total_ <= 1; }
 
  private:
   struct FillCmd { BufferRef target; uint32_t pattern; uint32_t pattern_length; };
@@ -71,6 +74,8 @@ class DeferredCommandBuffer final : public CommandBuffer {
   base::Status FinalizeImpl() override { return base::Status::Ok(); }
 
   std::vector<Command> commands_;
+  uint64_t workgroup_total_ = 0;  // of the direct dispatches, saturating
+  bool has_other_work_ = false;   // fills, updates, copies or indirect dispatches
 };
 
 // Resolves |ref| (direct or slot) with |length| (kWholeBuffer = to the end of the range).

@@ -116,21 +116,37 @@ void HostQueue::OnWaitResolved(const std::shared_ptr<Shared>& shared,
   queue->executor_([queue, op] { queue->Run(op); });
 }
 
+bool HostQueue::WaitsMet(std::span<const SemaphorePoint> wait) {
+  for (const SemaphorePoint& point : wait) {
+    base::StatusOr<uint64_t> current = point.semaphore->Query();
+    if (!current.ok() || *current < point.value) return false;
+  }
+  return true;
+}
+
+void HostQueue::Finish(std::span<const SemaphorePoint> signal, Status status) {
+  for (size_t i = 0; i < signal.size() && status.ok(); ++i) {
+    base::StatusOr<uint64_t> current = signal[i].semaphore->Query();
+    if (!current.ok()) continue;  // already failed by someone else: nothing to add
+    if (*current >= signal[i].value) continue;
+    Status signaled = signal[i].semaphore->Signal(signal[i].value);
+    if (!signaled.ok() && signaled.code() != base::StatusCode::kOutOfRange) status = signaled;
+  }
+  if (!status.ok()) {
+    for (const SemaphorePoint& point : signal) point.semaphore->Fail(status);
+  }
+}
+
 void HostQueue::Run(const std::shared_ptr<Operation>& op) {
   Status status = op->failure;
   if (status.ok()) status = op->work();
   op->work = nullptr;  // release captured resources before waking anyone
   op->wait_semaphores.clear();
-  for (size_t i = 0; i < op->signal_semaphores.size() && status.ok(); ++i) {
-    base::StatusOr<uint64_t> current = op->signal_semaphores[i]->Query();
-    if (!current.ok()) continue;  // already failed by someone else: nothing to add
-    if (*current >= op->signal_values[i]) continue;
-    Status signaled = op->signal_semaphores[i]->Signal(op->signal_values[i]);
-    if (!signaled.ok() && signaled.code() != base::StatusCode::kOutOfRange) status = signaled;
+  std::vector<SemaphorePoint> signal(op->signal_semaphores.size());
+  for (size_t i = 0; i < signal.size(); ++i) {
+    signal[i] = SemaphorePoint{op->signal_semaphores[i].get(), op->signal_values[i]};
   }
-  if (!status.ok()) {
-    for (const Ref<Semaphore>& semaphore : op->signal_semaphores) semaphore->Fail(status);
-  }
+  Finish(signal, std::move(status));
   op->signal_semaphores.clear();
   std::shared_ptr<Shared> shared = shared_;  // the queue may be destroyed once running hits 0
   std::lock_guard<std::mutex> lock(shared->mutex);

@@ -33,6 +33,16 @@ class HostQueue {
 
   void Submit(std::span<const SemaphorePoint> wait, std::span<const SemaphorePoint> signal, Work work);
 
+  // Runs |work| on the calling thread and signals, when every wait is already met: nothing is
+  // allocated or handed to the executor. Returns false, having done nothing, when a wait is
+  // pending or failed (Submit then handles it). For work cheaper than a thread hand-off.
+  template <typename F>
+  bool TryRunNow(std::span<const SemaphorePoint> wait, std::span<const SemaphorePoint> signal, F&& work) {
+    if (!WaitsMet(wait)) return false;
+    Finish(signal, work());
+    return true;
+  }
+
   // An executor that runs closures on the calling thread, turning nested submissions (work whose
   // signal releases more work) into a loop instead of recursion.
   static void RunInline(std::function<void()> closure);
@@ -44,6 +54,9 @@ class HostQueue {
   static void OnWaitResolved(const std::shared_ptr<Shared>& shared,
                              const std::shared_ptr<Operation>& op, base::Status status);
   static void CancelWaits(Operation& op);
+  static bool WaitsMet(std::span<const SemaphorePoint> wait);
+  // Advances every signal, or fails them all with |status| (the work's error).
+  static void Finish(std::span<const SemaphorePoint> signal, base::Status status);
   void Run(const std::shared_ptr<Operation>& op);
 
   Executor executor_;

@@ -9,6 +9,7 @@ using base::Status;
 
 HostSemaphore::~HostSemaphore() {
   // Nobody can signal us any more: release queued work instead of leaving it hanging forever.
+  if (timepoints_.empty()) return;
   Status cancelled(base::StatusCode::kCancelled, "semaphore destroyed before reaching the awaited value");
   for (auto& [value, timepoint] : timepoints_) timepoint.callback(cancelled);
 }

@@ -22,9 +22,9 @@ StatusOr<std::string_view> StringArg(const vm::Value& value, const char* what) {
   return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-StatusOr<std::vector<rt::SemaphorePoint>> FenceArg(const vm::Value& value, const char* what) {
+StatusOr<rt::PointList> FenceArg(const vm::Value& value, const char* what) {
   RT_ASSIGN_OR_RETURN(rt::Fence * fence, NullableRefArg<rt::Fence>(value, what));
-  if (!fence) return std::vector<rt::SemaphorePoint>();
+  if (!fence) return rt::PointList();
   return fence->points();
 }
 

@@ -12,6 +12,7 @@
 
 #include "base/status.h"
 #include "hal/command_buffer.h"
+#include "hal/fence.h"
 #include "hal/semaphore.h"
 #include "modules/hal/ref_types.h"
 #include "vm/buffer.h"
@@ -66,7 +67,7 @@ base::StatusOr<std::string_view> StringArg(const vm::Value& value, const char* w
 
 // The timepoints of a wait or signal fence argument; a null fence is an empty list. The
 // semaphores are borrowed from the fence, which the argument keeps alive for the call.
-base::StatusOr<std::vector<rt::SemaphorePoint>> FenceArg(const vm::Value& value, const char* what);
+base::StatusOr<rt::PointList> FenceArg(const vm::Value& value, const char* what);
 
 // A buffer argument that may be null, in which case |slot| names a binding-table entry.
 base::StatusOr<rt::BufferRef> BufferRefArg(const vm::Value& buffer, int32_t slot, int64_t offset,

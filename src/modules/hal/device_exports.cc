@@ -25,8 +25,8 @@ using vm::Value;
 struct QueueArgs {
   rt::Device* device = nullptr;
   rt::QueueAffinity affinity = rt::kQueueAffinityAny;
-  std::vector<rt::SemaphorePoint> wait;
-  std::vector<rt::SemaphorePoint> signal;
+  rt::PointList wait;
+  rt::PointList signal;
 };
 
 StatusOr<QueueArgs> DecodeQueueArgs(Args args) {
@@ -176,15 +176,18 @@ Status QueueExecuteIndirect(ModuleState&, Args args, Results) {
   RT_RETURN_IF_ERROR(RefArg<rt::CommandBuffer>(args[4], "command buffer").status());
   size_t index = 6;
   RT_ASSIGN_OR_RETURN(size_t count, SpanCount(args, &index, 3));
-  std::vector<rt::BufferBinding> table(count);
+  base::InlineVector<rt::BufferBinding, 8> table;  // programs bind a handful of buffers
   for (size_t i = 0; i < count; ++i, index += 3) {
+    rt::BufferBinding binding;
     RT_ASSIGN_OR_RETURN(rt::Buffer * buffer, NullableRefArg<rt::Buffer>(args[index], "binding"));
-    RT_ASSIGN_OR_RETURN(table[i].offset, NonNegative(args[index + 1].i64(), "binding offset"));
-    table[i].buffer = Ref<rt::Buffer>::Retain(buffer);
-    table[i].length = static_cast<uint64_t>(args[index + 2].i64());
+    RT_ASSIGN_OR_RETURN(binding.offset, NonNegative(args[index + 1].i64(), "binding offset"));
+    binding.buffer = Ref<rt::Buffer>::Retain(buffer);
+    binding.length = static_cast<uint64_t>(args[index + 2].i64());
+    table.push_back(std::move(binding));
   }
   return queue.device->QueueExecute(queue.affinity, queue.wait, queue.signal,
-                                    RetainArg<rt::CommandBuffer>(args[4]), table);
+                                    RetainArg<rt::CommandBuffer>(args[4]),
+                                    std::span<const rt::BufferBinding>(table));
 }
 
 // device.queue.flush(device, affinity): queues here submit eagerly, so there is nothing to push.

@@ -1,8 +1,9 @@
 // Calls that leave the dispatch loop: into other modules through Module::Call, and the host
 // boundary (arguments into an entry frame, results out of it).
-#include <array>
 #include <bit>
-#include <vector>
+#include <cstddef>
+#include <memory>
+#include <new>
 
 #include "vm/bytecode/interpreter.h"
 #include "vm/bytecode/interpreter_internal.h"
@@ -17,53 +18,86 @@ using namespace internal;  // NOLINT: decoding helpers
 namespace internal {
 namespace {
 
-// A few Values on the C++ stack, more on the heap (calls with many arguments are rare).
-class ValueArray {
+// The Values of one import call, constructed in place (a Value is 32 bytes and owns a Ref, so
+// only the ones used are built). A ref argument borrows its register's reference, with no count
+// changes, unless the register is moved; the borrow is handed back before the Value dies. The
+// callee sees |args| as const and cannot take a borrowed reference, only copy it.
+class CallValues {
  public:
-  explicit ValueArray(size_t size) : size_(size) {
-    if (size > inline_.size()) heap_.resize(size);
+  explicit CallValues(size_t capacity) {
+    if (capacity > kInline) {
+      heap_ = std::make_unique<std::byte[]>(capacity * sizeof(Value));
+      values_ = reinterpret_cast<Value*>(heap_.get());
+    }
   }
-  std::span<Value> span() {
-    return heap_.empty() ? std::span<Value>(inline_.data(), size_) : std::span<Value>(heap_);
+  ~CallValues() {
+    for (size_t i = 0; i < size_; ++i) {
+      if (i < 64 && (borrowed_ >> i) & 1) values_[i].ref().Detach();
+      values_[i].~Value();
+    }
   }
-  Value& operator[](size_t i) { return span()[i]; }
+  CallValues(const CallValues&) = delete;
+  CallValues& operator=(const CallValues&) = delete;
+
+  void Push(Value value) { new (&values_[size_++]) Value(std::move(value)); }
+  // The slot's reference: taken when |move| (the register is cleared), else borrowed.
+  void PushRef(RefSlot& slot, bool move) {
+    if (move) {
+      Push(Value::FromRef(Ref::Adopt(slot.object, slot.type)));
+      slot = RefSlot{};
+    } else if (slot.object != nullptr && size_ < 64) {
+      borrowed_ |= uint64_t{1} << size_;
+      Push(Value::FromRef(Ref::Adopt(slot.object, slot.type)));
+    } else {
+      Push(Value::FromRef(SlotToRef(slot)));
+    }
+  }
+  void PushZeros(std::span<const ValueType> types) {
+    for (ValueType type : types) Push(Value::Zero(type));
+  }
+  std::span<Value> span() { return {values_, size_}; }
 
  private:
-  std::array<Value, 8> inline_;
-  std::vector<Value> heap_;
-  size_t size_;
+  static constexpr size_t kInline = 12;
+  alignas(Value) std::byte inline_[kInline * sizeof(Value)];
+  std::unique_ptr<std::byte[]> heap_;
+  Value* values_ = reinterpret_cast<Value*>(inline_);
+  size_t size_ = 0;
+  uint64_t borrowed_ = 0;  // bit i: values_[i] borrows its reference
 };
+
+// Whether register |reg| can hold a |type| operand in a frame of |fn|.
+inline bool RegisterFits(const CompiledFunction& fn, uint16_t reg, ValueType type) {
+  if (type == ValueType::kRef) return (reg & kRefBit) != 0 && (reg & kRefMask) < fn.ref_slots;
+  if (reg & kRefBit) return false;
+  if (type == ValueType::kI64 || type == ValueType::kF64) return (reg & 1) == 0 && reg + 1u < fn.i32_slots;
+  return reg < fn.i32_slots;
+}
+
+Status BadRegister(uint16_t reg) {
+  return base::InvalidArgumentError("register operand 0x", std::hex, reg, std::dec,
+                                    " does not match the import's calling convention");
+}
 
 }  // namespace
 
-// Calls a non-bytecode (or differently typed) import through Module::Call: registers → Values
-// per the target's cconv (a C...D span becomes an i32 count and its flattened tuples), then the
-// results back into the caller's result registers. Register operands are re-checked here, since
-// an import declared without a signature could not be checked by the verifier.
+// Calls a non-bytecode (or differently typed) import through Module::CallTyped: registers →
+// Values per the target's cconv (a C...D span becomes an i32 count and its flattened tuples),
+// then the results back into the caller's result registers. Register operands are re-checked
+// here, since an import declared without a signature could not be checked by the verifier.
 Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
                   const uint8_t* segments, const uint8_t* arg_list, const uint8_t* result_list) {
   Frame* frame = frames.at(frame_offset);
   const CompiledFunction& fn = *frame->function;
   uint32_t* r32 = reinterpret_cast<uint32_t*>(frame->registers());
   RefSlot* rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
-  auto bad_register = [&](uint16_t reg) {
-    return base::InvalidArgumentError("register operand 0x", std::hex, reg, std::dec,
-                                      " does not match the import's calling convention");
-  };
-  auto check = [&](uint16_t reg, ValueType type) {
-    if (type == ValueType::kRef) return (reg & kRefBit) != 0 && (reg & kRefMask) < fn.ref_slots;
-    if (reg & kRefBit) return false;
-    if (type == ValueType::kI64 || type == ValueType::kF64) {
-      return (reg & 1) == 0 && reg + 1u < fn.i32_slots;
-    }
-    return reg < fn.i32_slots;
-  };
+  const std::span<const CconvItem> cconv_args = binding.cconv.arguments;
 
   size_t value_count = 0;
   const uint16_t reg_count = U16(arg_list);
   const uint16_t segment_count = segments ? U16(segments) : 0;
-  for (size_t i = 0; i < binding.cconv.arguments.size(); ++i) {
-    const CconvItem& item = binding.cconv.arguments[i];
+  for (size_t i = 0; i < cconv_args.size(); ++i) {
+    const CconvItem& item = cconv_args[i];
     if (!item.is_span()) {
       ++value_count;
       continue;
@@ -73,49 +107,56 @@ Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding
     }
     value_count += 1 + static_cast<size_t>(U16(segments + 2 + 2 * i)) * item.tuple.size();
   }
-  ValueArray args(value_count);
-  size_t next_reg = 0;
-  size_t next_value = 0;
-  auto take = [&](ValueType type) -> Status {
-    if (next_reg >= reg_count) {
+  CallValues args(value_count);
+  const uint8_t* next_reg = arg_list + 2;
+  const uint8_t* const regs_end = next_reg + 2 * size_t{reg_count};
+  auto take = [&](ValueType type) -> bool {
+    if (next_reg == regs_end) return false;
+    const uint16_t reg = U16(next_reg);
+    next_reg += 2;
+    if (!RegisterFits(fn, reg, type)) return false;
+    switch (type) {
+      case ValueType::kI32: args.Push(Value::I32(static_cast<int32_t>(r32[reg]))); break;
+      case ValueType::kF32: args.Push(Value::F32(std::bit_cast<float>(r32[reg]))); break;
+      case ValueType::kI64: args.Push(Value::I64(static_cast<int64_t>(Load64(r32 + reg)))); break;
+      case ValueType::kF64: args.Push(Value::F64(std::bit_cast<double>(Load64(r32 + reg)))); break;
+      default: args.PushRef(rr[reg & kRefMask], (reg & kMoveBit) != 0); break;
+    }
+    return true;
+  };
+  auto take_failed = [&]() {
+    if (next_reg == regs_end) {
       return base::InvalidArgumentError("too few argument registers for the import's calling convention");
     }
-    const uint16_t reg = U16(arg_list + 2 + 2 * next_reg++);
-    if (!check(reg, type)) return bad_register(reg);
-    Value& value = args[next_value++];
-    switch (type) {
-      case ValueType::kI32: value = Value::I32(static_cast<int32_t>(r32[reg])); break;
-      case ValueType::kF32: value = Value::F32(std::bit_cast<float>(r32[reg])); break;
-      case ValueType::kI64: value = Value::I64(static_cast<int64_t>(Load64(r32 + reg))); break;
-      case ValueType::kF64: value = Value::F64(std::bit_cast<double>(Load64(r32 + reg))); break;
-      default: {
-        RefSlot& slot = rr[reg & kRefMask];
-        value = Value::FromRef(SlotToRef(slot));
-        if (reg & kMoveBit) ReleaseSlot(slot);  // the Value now holds the only reference
-        break;
-      }
-    }
-    return Status();
+    return BadRegister(U16(next_reg - 2));
   };
-  for (size_t i = 0; i < binding.cconv.arguments.size(); ++i) {
-    const CconvItem& item = binding.cconv.arguments[i];
+  for (size_t i = 0; i < cconv_args.size(); ++i) {
+    const CconvItem& item = cconv_args[i];
     if (!item.is_span()) {
-      RT_RETURN_IF_ERROR(take(item.type));
+      if (!take(item.type)) return take_failed();
       continue;
     }
     const uint16_t tuples = U16(segments + 2 + 2 * i);
-    args[next_value++] = Value::I32(tuples);
+    args.Push(Value::I32(tuples));
     for (uint16_t t = 0; t < tuples; ++t) {
-      for (ValueType type : item.tuple) RT_RETURN_IF_ERROR(take(type));
+      for (ValueType type : item.tuple) {
+        if (!take(type)) return take_failed();
+      }
     }
   }
-  if (next_reg != reg_count) {
+  if (next_reg != regs_end) {
     return base::InvalidArgumentError("too many argument registers for the import's calling convention");
   }
 
-  ValueArray results(binding.cconv.results.size());
-  Status status = binding.module->Call(frames.stack(), *binding.state, binding.export_ordinal,
-                                       args.span(), results.span());
+  const uint16_t result_count = U16(result_list);
+  if (result_count != binding.cconv.results.size()) {
+    return base::InvalidArgumentError("the call expects ", result_count, " results but the import returns ",
+                                      binding.cconv.results.size());
+  }
+  CallValues results(result_count);
+  results.PushZeros(binding.cconv.results);
+  Status status = binding.module->CallTyped(frames.stack(), *binding.state, binding.export_ordinal,
+                                            args.span(), results.span());
   if (status.code() == StatusCode::kDeferred) {
     // Only frames on this stack can be resumed; a callee reached through Module::Call cannot.
     // Its leftover frames (a bytecode callee) are above ours and unwound by the caller's trap.
@@ -129,16 +170,12 @@ Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding
   frame = frames.at(frame_offset);
   r32 = reinterpret_cast<uint32_t*>(frame->registers());
   rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
-  const uint16_t result_count = U16(result_list);
-  if (result_count != binding.cconv.results.size()) {
-    return base::InvalidArgumentError("the call expects ", result_count, " results but the import returns ",
-                                      binding.cconv.results.size());
-  }
+  std::span<Value> values = results.span();
   for (uint16_t i = 0; i < result_count; ++i) {
     const ValueType type = binding.cconv.results[i];
     const uint16_t reg = U16(result_list + 2 + 2 * i);
-    if (!check(reg, type)) return bad_register(reg);
-    const Value& value = results[i];
+    if (!RegisterFits(fn, reg, type)) return BadRegister(reg);
+    Value& value = values[i];
     const bool typed = type == ValueType::kRef ? (value.is_ref() || value.is_none()) : value.type() == type;
     if (!typed) return base::InternalError("import result ", i, " has the wrong type");
     switch (type) {
@@ -146,7 +183,15 @@ Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding
       case ValueType::kF32: r32[reg] = std::bit_cast<uint32_t>(value.f32()); break;
       case ValueType::kI64: Store64(r32 + reg, static_cast<uint64_t>(value.i64())); break;
       case ValueType::kF64: Store64(r32 + reg, std::bit_cast<uint64_t>(value.f64())); break;
-      default: StoreRef(rr[reg & kRefMask], value.ref()); break;
+      default: {
+        // The result's reference moves into the register.
+        RefSlot old = rr[reg & kRefMask];
+        const RefType* ref_type = value.ref().type();
+        base::RefObject* object = value.ref().Detach();
+        rr[reg & kRefMask] = RefSlot{object, object ? ref_type : nullptr};
+        ReleaseSlot(old);
+        break;
+      }
     }
   }
   return Status();

@@ -124,6 +124,7 @@ class FrameStack final : public Stack::Extension {
   Stack& stack() const { return stack_; }
   uint32_t top() const { return top_; }
   bool empty() const { return top_ == kNoFrame; }
+  bool idle() const override { return empty(); }
   Frame* at(uint32_t offset) const { return reinterpret_cast<Frame*>(base_ + offset); }
 
   // Pushes a zeroed frame for |function| (counted against the stack's depth limit) and returns

@@ -44,7 +44,7 @@ TEST(FenceTest, InsertKeepsTheMaximum) {
   ASSERT_TRUE(IsOk(fence->Insert(b, 1)));
   ASSERT_TRUE(IsOk(fence->Insert(a, 7)));
   ASSERT_EQ(fence->size(), 2u);
-  std::vector<SemaphorePoint> points = fence->points();
+  PointList points = fence->points();
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points[0].semaphore, a.get());
   EXPECT_EQ(points[0].value, 7u);
@@ -75,7 +75,7 @@ TEST(FenceTest, Join) {
   Fence* const fences[3] = {a.get(), nullptr, b.get()};
   Ref<Fence> joined = Fence::Join(fences);
   ASSERT_EQ(joined->size(), 3u);
-  std::vector<SemaphorePoint> points = joined->points();
+  PointList points = joined->points();
   auto value_of = [&](Semaphore* semaphore) {
     for (const SemaphorePoint& point : points) {
       if (point.semaphore == semaphore) return point.value;
