@@ -1,0 +1,277 @@
+// iree_rt_java.i: the Java half of the SWIG interface (package dev.ireert). Defines the
+// typemaps bindings/swig/iree_rt.i asks for, in JNI terms, plus the direct-ByteBuffer ones.
+// SWIG output (IreeRtNative.java, IreeRtJni.java, iree_rt_java_wrap.c) is produced by the build
+// and is package-private: the public API is the hand-written classes next to this file.
+%module(jniclassname="IreeRtJni") IreeRtNative
+
+%pragma(java) moduleclassmodifiers="final class"
+%include "enumtypeunsafe.swg"
+%javaconst(1);
+%typemap(javaclassmodifiers) enum rt_handle_kind "final class"
+%pragma(java) jniclassclassmodifiers="final class"
+%pragma(java) jniclasscode=%{
+  static {
+    NativeLibrary.load();
+  }
+%}
+
+%{
+#include <jni.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "iree_rt.h"
+
+static JavaVM* rt_jvm = NULL;
+static jclass rt_exception_class = NULL;
+static jmethodID rt_exception_ctor = NULL;
+
+// Caches the VM (for release callbacks on runtime threads) and IreeRtException's constructor
+// once, when NativeLibrary loads this library.
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  (void)reserved;
+  JNIEnv* env = NULL;
+  rt_jvm = vm;
+  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
+  jclass local = (*env)->FindClass(env, "dev/ireert/IreeRtException");
+  if (!local) return JNI_ERR;
+  rt_exception_ctor = (*env)->GetMethodID(env, local, "<init>", "(ILjava/lang/String;)V");
+  rt_exception_class = (jclass)(*env)->NewGlobalRef(env, local);
+  (*env)->DeleteLocalRef(env, local);
+  return rt_exception_ctor && rt_exception_class ? JNI_VERSION_1_8 : JNI_ERR;
+}
+
+// Throws IreeRtException(code, message) for |status| and frees it.
+static void rt_java_throw(JNIEnv* jenv, iree_rt_status_t status) {
+  if (!rt_exception_class) {  // loaded without JNI_OnLoad running (should not happen)
+    jclass local = (*jenv)->FindClass(jenv, "dev/ireert/IreeRtException");
+    if (!local) { iree_rt_status_free(status); return; }  // NoClassDefFoundError is pending
+    rt_exception_ctor = (*jenv)->GetMethodID(jenv, local, "<init>", "(ILjava/lang/String;)V");
+    rt_exception_class = (jclass)(*jenv)->NewGlobalRef(jenv, local);
+    (*jenv)->DeleteLocalRef(jenv, local);
+  }
+  jstring message = (*jenv)->NewStringUTF(jenv, iree_rt_status_message(status));
+  jint code = (jint)iree_rt_status_code(status);
+  iree_rt_status_free(status);
+  if (!message) return;  // OutOfMemoryError is pending
+  jthrowable ex = (jthrowable)(*jenv)->NewObject(jenv, rt_exception_class, rt_exception_ctor, code,
+                                                message);
+  if (ex) (*jenv)->Throw(jenv, ex);
+}
+
+// iree_rt_host_release_fn_t for imported direct ByteBuffers: drops the global reference that
+// kept the buffer (and so its memory) reachable. May run on a runtime worker thread.
+static void rt_java_release_buffer(void* user_data, void* ptr) {
+  (void)ptr;
+  JNIEnv* env = NULL;
+  int attached = 0;
+  if ((*rt_jvm)->GetEnv(rt_jvm, (void**)&env, JNI_VERSION_1_8) != JNI_OK) {
+    if ((*rt_jvm)->AttachCurrentThreadAsDaemon(rt_jvm, (void**)&env, NULL) != JNI_OK) return;
+    attached = 1;
+  }
+  (*env)->DeleteGlobalRef(env, (jobject)user_data);
+  if (attached) (*rt_jvm)->DetachCurrentThread(rt_jvm);
+}
+
+// Checks that |buffer| is a direct ByteBuffer; throws IllegalArgumentException otherwise.
+static char* rt_direct_address(JNIEnv* jenv, jobject buffer, jlong* out_capacity) {
+  char* address = buffer ? (char*)(*jenv)->GetDirectBufferAddress(jenv, buffer) : NULL;
+  jlong capacity = buffer ? (*jenv)->GetDirectBufferCapacity(jenv, buffer) : -1;
+  if (!address && capacity != 0) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException,
+                            "a direct ByteBuffer is required");
+    return NULL;
+  }
+  *out_capacity = capacity < 0 ? 0 : capacity;
+  return address;
+}
+%}
+
+// ---- Status → IreeRtException -----------------------------------------------------------------
+// The call's result is written only on success (argout checks |result|); on failure the pending
+// exception makes the returned value irrelevant.
+%define RT_JAVA_STATUS(PATTERN, JNITYPE, JTYPE, JAVAOUT)
+%typemap(jni) PATTERN #JNITYPE
+%typemap(jtype) PATTERN #JTYPE
+%typemap(jstype) PATTERN #JTYPE
+%typemap(javaout) PATTERN JAVAOUT
+%typemap(out) PATTERN %{ if ($1) rt_java_throw(jenv, $1); %}
+%enddef
+RT_JAVA_STATUS(iree_rt_status_t, void, void, { $jnicall; })
+RT_JAVA_STATUS(iree_rt_status_t RT_RET_HANDLE, jlong, long, { return $jnicall; })
+RT_JAVA_STATUS(iree_rt_status_t RT_RET_LONG, jlong, long, { return $jnicall; })
+RT_JAVA_STATUS(iree_rt_status_t RT_RET_INT, jint, int, { return $jnicall; })
+RT_JAVA_STATUS(iree_rt_status_t RT_RET_UINT, jint, int, { return $jnicall; })
+RT_JAVA_STATUS(iree_rt_status_t RT_RET_FLOAT, jfloat, float, { return $jnicall; })
+RT_JAVA_STATUS(iree_rt_status_t RT_RET_DOUBLE, jdouble, double, { return $jnicall; })
+RT_JAVA_STATUS(iree_rt_status_t RT_RET_STRING, jstring, String, { return $jnicall; })
+
+%define RT_OUT_TYPEMAPS(CTYPE, KIND)
+%typemap(in, numinputs=0) CTYPE* (CTYPE temp = 0) %{ $1 = ($1_ltype)&temp; %}
+RT_OUT_ARGOUT_##KIND(CTYPE)
+%enddef
+%define RT_OUT_ARGOUT_HANDLE(CTYPE)
+%typemap(argout) CTYPE* %{ if (!result) $result = (jlong)(intptr_t)temp$argnum; %}
+%enddef
+%define RT_OUT_ARGOUT_LONG(CTYPE)
+%typemap(argout) CTYPE* %{ if (!result) $result = (jlong)temp$argnum; %}
+%enddef
+%define RT_OUT_ARGOUT_INT(CTYPE)
+%typemap(argout) CTYPE* %{ if (!result) $result = (jint)temp$argnum; %}
+%enddef
+%define RT_OUT_ARGOUT_UINT(CTYPE)
+%typemap(argout) CTYPE* %{ if (!result) $result = (jint)temp$argnum; %}
+%enddef
+%define RT_OUT_ARGOUT_FLOAT(CTYPE)
+%typemap(argout) CTYPE* %{ if (!result) $result = (jfloat)temp$argnum; %}
+%enddef
+%define RT_OUT_ARGOUT_DOUBLE(CTYPE)
+%typemap(argout) CTYPE* %{ if (!result) $result = (jdouble)temp$argnum; %}
+%enddef
+%define RT_OUT_ARGOUT_STRING(CTYPE)
+%typemap(argout) CTYPE* %{
+  if (!result && temp$argnum) $result = (*jenv)->NewStringUTF(jenv, temp$argnum);
+%}
+%enddef
+
+// ---- Handles in: the class, held (acquire/release) for the duration of the call ---------------
+%define RT_HANDLE_TYPEMAPS(CTYPE, CLASS)
+%typemap(jni) CTYPE "jlong"
+%typemap(jtype) CTYPE "long"
+%typemap(jstype) CTYPE "CLASS"
+%typemap(javain, pre="    long h$javainput = NativeObject.acquire($javainput);",
+         post="      NativeObject.release($javainput);") CTYPE "h$javainput"
+%typemap(in) CTYPE %{ $1 = (CTYPE)(intptr_t)$input; %}
+%enddef
+
+// Arrays of handles: (Module[]), (Device[]); every element is held for the call.
+%define RT_HANDLE_ARRAY_TYPEMAPS(CTYPE, CLASS, NAME, COUNT)
+%typemap(jni) (const CTYPE* NAME, size_t COUNT) "jlongArray"
+%typemap(jtype) (const CTYPE* NAME, size_t COUNT) "long[]"
+%typemap(jstype) (const CTYPE* NAME, size_t COUNT) "CLASS[]"
+%typemap(javain, pre="    long[] h$javainput = NativeObject.acquireAll($javainput);",
+         post="      NativeObject.releaseAll($javainput);")
+    (const CTYPE* NAME, size_t COUNT) "h$javainput"
+%typemap(in) (const CTYPE* NAME, size_t COUNT) {
+  jsize n = (*jenv)->GetArrayLength(jenv, $input);
+  jlong* raw = (*jenv)->GetLongArrayElements(jenv, $input, NULL);
+  if (!raw) return $null;
+  $1 = (CTYPE*)calloc(n ? (size_t)n : 1, sizeof(CTYPE));
+  if ($1) for (jsize i = 0; i < n; ++i) $1[i] = (CTYPE)(intptr_t)raw[i];
+  (*jenv)->ReleaseLongArrayElements(jenv, $input, raw, JNI_ABORT);
+  if (!$1) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "handle array");
+    return $null;
+  }
+  $2 = (size_t)n;
+}
+%typemap(freearg) (const CTYPE* NAME, size_t COUNT) %{ free((void*)$1); %}
+%enddef
+RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_module_t, Module, modules, module_count)
+RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_device_t, Device, devices, device_count)
+
+// Shapes: long[] (copied by the callee).
+%typemap(jni) (const int64_t* shape, size_t rank) "jlongArray"
+%typemap(jtype) (const int64_t* shape, size_t rank) "long[]"
+%typemap(jstype) (const int64_t* shape, size_t rank) "long[]"
+%typemap(javain) (const int64_t* shape, size_t rank) "$javainput"
+%typemap(in) (const int64_t* shape, size_t rank) (jlong dims[16]) {
+  jsize n = (*jenv)->GetArrayLength(jenv, $input);
+  if (n > 16) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, "rank over 16");
+    return $null;
+  }
+  (*jenv)->GetLongArrayRegion(jenv, $input, 0, n, dims);
+  $1 = (int64_t*)dims;
+  $2 = (size_t)n;
+}
+
+// Host memory for read/write: a direct ByteBuffer, used from its address for its whole capacity
+// (the Java side passes a slice of exactly the bytes to move).
+%define RT_DIRECT_BUFFER(PTRTYPE, NAME)
+%typemap(jni) (PTRTYPE NAME, uint64_t length) "jobject"
+%typemap(jtype) (PTRTYPE NAME, uint64_t length) "java.nio.ByteBuffer"
+%typemap(jstype) (PTRTYPE NAME, uint64_t length) "java.nio.ByteBuffer"
+%typemap(javain) (PTRTYPE NAME, uint64_t length) "$javainput"
+%typemap(in) (PTRTYPE NAME, uint64_t length) {
+  jlong capacity = 0;
+  $1 = ($1_ltype)rt_direct_address(jenv, $input, &capacity);
+  if ((*jenv)->ExceptionCheck(jenv)) return $null;
+  $2 = (uint64_t)capacity;
+}
+%enddef
+RT_DIRECT_BUFFER(void*, target)
+RT_DIRECT_BUFFER(const void*, source)
+
+// The multi-argument patterns below, named once.
+#define RT_IMPORT_HOST_ARGS (void* ptr, uint64_t size,\
+    iree_rt_host_release_fn_t release_fn, void* user_data)
+#define RT_LOAD_MEMORY_ARGS (const void* data, size_t size, iree_rt_module_load_flags_t flags,\
+    iree_rt_module_release_callback_t release_callback, void* user_data)
+
+// Zero-copy import of a direct ByteBuffer: the runtime keeps a global reference to it (so the
+// GC keeps its memory) until the last runtime reference to the memory is dropped.
+%typemap(jni) RT_IMPORT_HOST_ARGS "jobject"
+%typemap(jtype) RT_IMPORT_HOST_ARGS "java.nio.ByteBuffer"
+%typemap(jstype) RT_IMPORT_HOST_ARGS "java.nio.ByteBuffer"
+%typemap(javain) RT_IMPORT_HOST_ARGS "$javainput"
+%typemap(in) RT_IMPORT_HOST_ARGS (jobject gref = NULL) {
+  jlong capacity = 0;
+  $1 = (void*)rt_direct_address(jenv, $input, &capacity);
+  if ((*jenv)->ExceptionCheck(jenv)) return $null;
+  gref = (*jenv)->NewGlobalRef(jenv, $input);
+  $2 = (uint64_t)capacity;
+  $3 = rt_java_release_buffer;
+  $4 = (void*)gref;
+}
+// On failure the runtime did not take the reference: drop it here.
+%typemap(freearg) RT_IMPORT_HOST_ARGS %{
+  if (result && gref$argnum) (*jenv)->DeleteGlobalRef(jenv, gref$argnum);
+%}
+
+// Module bytes: a byte[], always copied (IREE_RT_MODULE_LOAD_FLAG_COPY).
+%typemap(jni) RT_LOAD_MEMORY_ARGS "jbyteArray"
+%typemap(jtype) RT_LOAD_MEMORY_ARGS "byte[]"
+%typemap(jstype) RT_LOAD_MEMORY_ARGS "byte[]"
+%typemap(javain) RT_LOAD_MEMORY_ARGS "$javainput"
+%typemap(in) RT_LOAD_MEMORY_ARGS {
+  if (!$input) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "module bytes");
+    return $null;
+  }
+  $1 = (void*)(*jenv)->GetByteArrayElements(jenv, $input, NULL);
+  if (!$1) return $null;
+  $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+  $3 = IREE_RT_MODULE_LOAD_FLAG_COPY;
+  $4 = NULL;
+  $5 = NULL;
+}
+%typemap(freearg) RT_LOAD_MEMORY_ARGS %{
+  if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte*)$1, JNI_ABORT);
+%}
+
+// ---- Raw arguments of rt_call_scalars (Invocation's one-crossing path; see iree_rt.i) ----------
+%define RT_JAVA_RAW(CTYPE, NAME)
+%typemap(jni) CTYPE NAME "jlong"
+%typemap(jtype) CTYPE NAME "long"
+%typemap(jstype) CTYPE NAME "long"
+%typemap(javain) CTYPE NAME "$javainput"
+%typemap(in) CTYPE NAME %{ $1 = ($1_ltype)(intptr_t)$input; %}
+%typemap(argout) CTYPE NAME ""
+%enddef
+RT_JAVA_RAW(void*, function)
+RT_JAVA_RAW(void*, arguments)
+RT_JAVA_RAW(void*, results)
+RT_JAVA_RAW(const int32_t*, arg_types)
+RT_JAVA_RAW(const int64_t*, arg_bits)
+RT_JAVA_RAW(int32_t*, result_types)
+RT_JAVA_RAW(int64_t*, result_bits)
+
+// The address of a direct ByteBuffer (the Invocation's argument and result arrays), taken once.
+%inline %{
+static long long rt_address_of(void* target, uint64_t length) {
+  (void)length;
+  return (long long)(intptr_t)target;
+}
+%}
+
+%include "../swig/iree_rt.i"

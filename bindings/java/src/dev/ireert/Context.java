@@ -1,0 +1,17 @@
+package dev.ireert;
+
+/**
+ * Linked modules with their state. Thread-safe: calls on one context are serialized by the
+ * runtime; use one context per thread for parallel calls.
+ */
+public final class Context extends NativeObject {
+  /** Links |modules| in order (each may import from those before it) and runs initializers. */
+  public Context(Instance instance, Module... modules) {
+    super(HandleKind.RT_KIND_CONTEXT, IreeRtNative.context_create(instance, modules));
+  }
+
+  /** The function |name| ("module.function", or a bare name in the last module). */
+  public Function function(String name) {
+    return new Function(IreeRtNative.context_lookup_function(this, name));
+  }
+}

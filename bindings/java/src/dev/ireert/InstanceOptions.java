@@ -1,0 +1,23 @@
+package dev.ireert;
+
+/**
+ * Options for {@link Instance}: the drivers allowed and default device parameters. Not
+ * thread-safe: configure from one thread, then create instances.
+ */
+public final class InstanceOptions extends NativeObject {
+  public InstanceOptions() {
+    super(HandleKind.RT_KIND_INSTANCE_OPTIONS, IreeRtNative.instance_options_create());
+  }
+
+  /** Offers only the drivers allowed (once at least one is). */
+  public InstanceOptions allowDriver(String driver) {
+    IreeRtNative.instance_options_allow_driver(this, driver);
+    return this;
+  }
+
+  /** Sets parameter key=value for every device of |driver| unless the device sets it. */
+  public InstanceOptions setDeviceParam(String driver, String key, String value) {
+    IreeRtNative.instance_options_set_device_param(this, driver, key, value);
+    return this;
+  }
+}
