@@ -11,6 +11,7 @@
 #include "modules/check/check_module.h"
 #include "modules/hal/hal_module.h"
 #include "modules/hal/ref_types.h"
+#include "tooling/device_upload.h"
 #include "tooling/function_io.h"
 #include "vm/bytecode/bytecode_module.h"
 #include "vm/cconv.h"
@@ -136,7 +137,16 @@ StatusOr<vm::Context::Function> RunSession::LookupFunction(std::string_view name
 StatusOr<std::vector<vm::Value>> RunSession::ParseInputs(const vm::Context::Function& function,
                                                          std::span<const std::string> specs) {
   RT_ASSIGN_OR_RETURN(std::string cconv, UserCconv(*function.info));
-  return tooling::ParseInputs(specs, cconv, &device().allocator());
+  RT_ASSIGN_OR_RETURN(std::vector<vm::Value> values,
+                      tooling::ParseInputs(specs, cconv, &device().allocator()));
+  for (vm::Value& value : values) {
+    if (value.type() != vm::ValueType::kRef) continue;
+    Ref<hal::BufferView> view = value.ref().GetRef<hal::BufferView>();
+    if (!view) continue;
+    RT_ASSIGN_OR_RETURN(Ref<hal::BufferView> uploaded, UploadToDevice(view, device()));
+    value = vm::Value::FromRef(vm::Ref::Make(std::move(uploaded)));
+  }
+  return values;
 }
 
 Status RunSession::Invoke(const vm::Context::Function& function, std::span<const vm::Value> args,

@@ -23,7 +23,7 @@ base::StatusOr<base::Ref<hal::Device>> CreateLocalSyncDevice() {
 
 }  // namespace
 
-hal::Allocator& CpuAllocator() {
+hal::Device& CpuDevice() {
   // Deliberately never released: tests in any order share it, and it holds no threads.
   static hal::Device* device = [] {
     base::StatusOr<base::Ref<hal::Device>> created = CreateLocalSyncDevice();
@@ -33,8 +33,10 @@ hal::Allocator& CpuAllocator() {
     }
     return std::move(created).value().Detach();
   }();
-  return device->allocator();
+  return *device;
 }
+
+hal::Allocator& CpuAllocator() { return CpuDevice().allocator(); }
 
 std::string TempPath(std::string_view name) {
   return ::testing::TempDir() + "iree_rt_tooling_" + std::to_string(::getpid()) + "_" +

@@ -10,6 +10,7 @@
 #include "status_matchers.h"
 #include "base/status.h"
 #include "hal/allocator.h"
+#include "hal/device.h"
 
 namespace iree_rt::tooling::testing {
 
@@ -17,7 +18,8 @@ using iree_rt::testing::IsError;
 using iree_rt::testing::IsOk;
 
 
-// The allocator of a local-sync device, created once per test binary.
+// A local-sync device, created once per test binary, and its allocator.
+hal::Device& CpuDevice();
 hal::Allocator& CpuAllocator();
 
 // A fresh path under the test's temporary directory.

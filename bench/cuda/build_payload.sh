@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the cuda driver's tests, tools and test programs in build-cuda and assembles the
+# payload that scripts/cuda_device_test.sh runs on a GPU machine (.gpu/cuda, ~10 MiB):
+#   bench/cuda/build_payload.sh            then run with carry [".gpu"]:
+#   OUT=$OUT bash scripts/cuda_device_test.sh .gpu/cuda cts,driver,e2e,memcheck,bench
+# and the issue-5 benchmarks (needs .gpu/iree-benchmark-module from the iree-base-runtime wheel):
+#   OUT=$OUT bash bench/cuda/run_bench.sh .gpu/cuda
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=build-cuda
+P=.gpu/cuda
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
+[[ -f $B/build.ninja ]] || cmake -G Ninja -S . -B $B -DIREE_RT_DRIVER_CUDA=ON \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
+ninja -C $B -j2 rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test iree-rt-check \
+  iree-rt-benchmark iree-rt-run e2e_modules_cuda
+rm -rf $P
+mkdir -p $P/bin $P/testdata $P/e2e $P/bench
+for b in rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test iree-rt-check iree-rt-benchmark \
+    iree-rt-run; do
+  objcopy --strip-debug $B/bin/$b $P/bin/$b  # symbols stay, for backtraces of hangs
+done
+# iree-rt-benchmark links the system's Google Benchmark dynamically; the GPU machine has none.
+mkdir -p $P/lib
+for lib in $(ldd $B/bin/iree-rt-benchmark | awk '/libbenchmark/ {print $3}'); do cp -L "$lib" $P/lib/; done
+cp $B/tests/testdata/executables/rt_exe_*_cuda.bin $P/testdata/
+cp $B/tests/e2e/e2e_*_cuda.vmfb $P/e2e/
+COMPILER=build/venv/bin/iree-compile
+PYTHON=build/venv/bin/python  # has numpy, for gen_models.py
+GEN=$B/bench/cuda
+mkdir -p $GEN
+$PYTHON bench/models/gen_models.py $GEN
+$PYTHON bench/cuda/gen_chain.py $GEN/chain.mlir 100
+for model in bench/models/add.mlir bench/cuda/matmul_4096.mlir $GEN/mlp.mlir $GEN/cnn.mlir \
+    bench/cuda/upload_check.mlir; do
+  name=$(basename "$model" .mlir)
+  $COMPILER --iree-hal-target-device=cuda --iree-cuda-target=sm_80 "$model" -o $P/bench/$name.vmfb
+done
+# The dispatch-bound module, and its one kernel's PTX for raw_graph (the same bytes the program
+# carries: --iree-hal-dump-executable-binaries-to writes what is embedded).
+rm -rf $GEN/chain_binaries
+$COMPILER --iree-hal-target-device=cuda --iree-cuda-target=sm_80 $GEN/chain.mlir \
+  --iree-hal-dump-executable-binaries-to=$GEN/chain_binaries -o $P/bench/chain.vmfb
+cp $GEN/chain_binaries/*.ptx $P/bench/chain.ptx
+$PYTHON -c "import numpy, sys; numpy.save(sys.argv[1], numpy.arange(4096, dtype=numpy.float32))" \
+  $P/bench/ramp.npy  # upload_check's .npy input
+# Bench-only raw driver-API harness: links libcuda (the stub at build time, libcuda.so.1 there).
+CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
+g++ -O2 -std=c++20 -I$CUDA_ROOT/include bench/cuda/raw_graph.cc -o $P/bin/raw_graph \
+  -L$CUDA_ROOT/lib64/stubs -L$CUDA_ROOT/lib/stubs -lcuda
+du -sh $P

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Runs the cuda driver's tests on a GPU machine from a prebuilt payload (no build tools needed):
+#   <payload>/bin/{rt_conformance_cuda,rt_conformance_cuda_queue,rt_cuda_driver_test,iree-rt-check}
+#   <payload>/lib/libiree_rt.so*   <payload>/testdata/*.bin   <payload>/e2e/*.vmfb
+# Logs and a summary go to $OUT (default /tmp/cuda_device_test). Usage:
+#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench]
+set -u
+PAYLOAD=$(cd "${1:-.gpu/cuda}" && pwd)
+SECTIONS=${2:-cts,driver,e2e,memcheck,bench}
+OUT=${OUT:-/tmp/cuda_device_test}
+mkdir -p "$OUT"
+SUMMARY="$OUT/summary.txt"
+: > "$SUMMARY"
+export LD_LIBRARY_PATH="$PAYLOAD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export RT_CTS_CUDA_EXECUTABLES_DIR="$PAYLOAD/testdata"
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv > "$OUT/gpu.txt" 2>&1
+cat "$OUT/gpu.txt"
+
+# run_bounded SECONDS LOG CMD...: runs CMD with output to LOG; if it is still running after
+# SECONDS, appends every thread's backtrace (gdb or cuda-gdb) to LOG, kills it and returns 124.
+run_bounded() {
+  local limit=$1 log=$2; shift 2
+  "$@" > "$log" 2>&1 &
+  local pid=$! waited=0
+  while kill -0 $pid 2>/dev/null && [[ $waited -lt $limit ]]; do sleep 1; waited=$((waited + 1)); done
+  if kill -0 $pid 2>/dev/null; then
+    local debugger=$(command -v gdb || command -v cuda-gdb || echo /usr/local/cuda/bin/cuda-gdb)
+    echo "=== still running after ${limit}s: backtraces" >> "$log"
+    timeout 60 "$debugger" -batch -p $pid -ex "thread apply all bt 25" >> "$log" 2>&1
+    kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
+    return 124
+  fi
+  wait $pid
+}
+
+gtest_summary() {  # <name> <log>
+  local passed skipped failed
+  passed=$(grep -Eo '^\[  PASSED  \] [0-9]+' "$2" | grep -Eo '[0-9]+' | tail -1)
+  skipped=$(grep -Eo '^\[  SKIPPED \] [0-9]+' "$2" | grep -Eo '[0-9]+' | tail -1)
+  failed=$(grep -Eo '^\[  FAILED  \] [0-9]+ test' "$2" | grep -Eo '[0-9]+' | tail -1)
+  echo "$1: passed=${passed:-0} skipped=${skipped:-0} failed=${failed:-0}" | tee -a "$SUMMARY"
+  grep -E '^\[  FAILED  \] [A-Za-z]' "$2" | sort -u | head -60 | tee -a "$SUMMARY"
+}
+
+if [[ $SECTIONS == *cts* ]]; then
+  for binary in rt_conformance_cuda rt_conformance_cuda_queue; do
+    run_bounded "${CTS_TIMEOUT:-110}" "$OUT/$binary.log" "$PAYLOAD/bin/$binary"
+    echo "$binary exit=$?" >> "$SUMMARY"
+    gtest_summary "$binary" "$OUT/$binary.log"
+    # Per backend and recording mode: cases by outcome (parameter suffix of the test name).
+    for backend in cuda_stream cuda_graph cuda_stream_sync_alloc; do
+      for mode in "" _direct _indirect; do
+        count() { grep -E "^\[ +$1 +\] [^ ]*/${backend}${mode}( |$)" "$OUT/$binary.log" | sort -u | wc -l; }
+        ok=$(count OK); skipped=$(count SKIPPED); failed=$(count FAILED)
+        [[ $((ok + skipped + failed)) -gt 0 ]] &&
+          echo "  ${backend}${mode:-(no mode)}: passed=$ok skipped=$skipped failed=$failed" | tee -a "$SUMMARY"
+      done
+    done
+  done
+fi
+
+if [[ $SECTIONS == *driver* ]]; then
+  timeout 120 "$PAYLOAD/bin/rt_cuda_driver_test" > "$OUT/rt_cuda_driver_test.log" 2>&1
+  echo "rt_cuda_driver_test exit=$?" >> "$SUMMARY"
+  gtest_summary rt_cuda_driver_test "$OUT/rt_cuda_driver_test.log"
+  grep "INFO" "$OUT/rt_cuda_driver_test.log" | tee -a "$SUMMARY"
+fi
+
+if [[ $SECTIONS == *e2e* ]]; then
+  : > "$OUT/e2e.log"
+  # Stream command buffers (the default) and CUDA graphs.
+  for device in ${E2E_DEVICES:-cuda cuda://0?command_buffer_mode=graph}; do
+    pass=0; fail=0; expected_fail=0; unexpected=()
+    for module in "$PAYLOAD"/e2e/*.vmfb; do
+      name=$(basename "$module" .vmfb)
+      run_bounded 30 "$OUT/e2e_one.log" "$PAYLOAD/bin/iree-rt-check" --device="$device" --module="$module"
+      rc=$?
+      { echo "=== $device $name rc=$rc"; cat "$OUT/e2e_one.log"; } >> "$OUT/e2e.log"
+      if [[ $name == *negative* ]]; then
+        if [[ $rc -ne 0 ]]; then expected_fail=$((expected_fail + 1)); else unexpected+=("$name(passed)"); fi
+      elif [[ $rc -eq 0 ]]; then
+        pass=$((pass + 1))
+      else
+        fail=$((fail + 1)); unexpected+=("$name(rc=$rc)")
+      fi
+    done
+    echo "e2e $device: passed=$pass failed=$fail negative_failed_as_expected=$expected_fail" | tee -a "$SUMMARY"
+    for u in "${unexpected[@]}"; do echo "  unexpected: $u" | tee -a "$SUMMARY"; done
+  done
+  rm -f "$OUT/e2e_one.log"
+fi
+
+if [[ $SECTIONS == *memcheck* ]]; then
+  SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  if [[ -x $SANITIZER ]]; then
+    : > "$OUT/memcheck.log"
+    for binary in rt_conformance_cuda rt_conformance_cuda_queue; do
+      timeout "${MEMCHECK_TIMEOUT:-100}" "$SANITIZER" --tool memcheck --leak-check no --error-exitcode 99 \
+        "$PAYLOAD/bin/$binary" --gtest_brief=1 > "$OUT/memcheck_one.log" 2>&1
+      rc=$?
+      cat "$OUT/memcheck_one.log" >> "$OUT/memcheck.log"
+      echo "memcheck $binary (all backends) exit=$rc" | tee -a "$SUMMARY"
+      grep -E 'ERROR SUMMARY' "$OUT/memcheck_one.log" | tail -1 | tee -a "$SUMMARY"
+      gtest_summary "memcheck $binary" "$OUT/memcheck_one.log"
+    done
+    rm -f "$OUT/memcheck_one.log"
+  else
+    echo "memcheck: compute-sanitizer not found" | tee -a "$SUMMARY"
+  fi
+fi
+if [[ $SECTIONS == *bench* && -x "$PAYLOAD/bin/iree-rt-benchmark" ]]; then
+  # ms per call (median of 3 runs): compare with docs/facts_corrections.md (IREE 3.13.0's own
+  # runtime: add 0.118-0.131 ms, matmul_4096 35.3 ms, on an H200).
+  : > "$OUT/bench.log"
+  for device in "cuda" "cuda://0?command_buffer_mode=graph"; do
+    for workload in add matmul_4096; do
+      if [[ $workload == add ]]; then ins=(--input="4xf32=1 2 3 4" --input="4xf32=10 20 30 40");
+      else ins=(--input=4096x4096xf32=0.5 --input=4096x4096xf32=0.25); fi
+      runs=()
+      for rep in 1 2 3; do
+        timeout 60 "$PAYLOAD/bin/iree-rt-benchmark" --module="$PAYLOAD/bench/$workload.vmfb" \
+          --function="$workload" "${ins[@]}" --device="$device" --benchmark_min_time=1 \
+          >> "$OUT/bench.log" 2>&1
+        ms=$(grep -E "^BM_|^$workload" "$OUT/bench.log" | tail -1 | awk '{print $2, $3}')
+        runs+=("$ms")
+      done
+      echo "bench $workload $device: ${runs[*]}" | tee -a "$SUMMARY"
+    done
+  done
+fi
+cat "$SUMMARY"

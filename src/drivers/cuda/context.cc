@@ -1,0 +1,73 @@
+#include "drivers/cuda/context.h"
+
+#include <mutex>
+#include <set>
+
+#include "drivers/cuda/status_util.h"
+
+namespace iree_rt::drivers::cuda {
+
+namespace {
+
+// Holds one extra reference on each primary context used by this process, so destroying the
+// last device does not tear the context down (re-creating it costs ~100 ms per device).
+base::Status PinPrimaryContext(const DynamicSymbols& syms, CUdevice device) {
+  static std::mutex mutex;
+  static std::set<CUdevice> pinned;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (pinned.count(device)) return base::Status::Ok();
+  CUcontext context = nullptr;
+  RT_CUDA_RETURN_IF_ERROR(syms, cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  pinned.insert(device);
+  return base::Status::Ok();
+}
+
+}  // namespace
+
+base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, CUdevice device,
+                                                   const ContextOptions& options) {
+  RT_RETURN_IF_ERROR(PinPrimaryContext(syms, device));
+  base::Ref<Context> context = base::MakeRef<Context>(syms, device);
+  RT_CUDA_RETURN_IF_ERROR(syms, cuDevicePrimaryCtxRetain(&context->context_, device),
+                          "cuDevicePrimaryCtxRetain");
+  RT_RETURN_IF_ERROR(context->Activate());
+  RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->dispatch_stream_, CU_STREAM_NON_BLOCKING),
+                          "cuStreamCreate (dispatch)");
+  RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->callback_stream_, CU_STREAM_NON_BLOCKING),
+                          "cuStreamCreate (callbacks)");
+  int pools_supported = 0;
+  RT_CUDA_RETURN_IF_ERROR(
+      syms, cuDeviceGetAttribute(&pools_supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device),
+      "cuDeviceGetAttribute(MEMORY_POOLS_SUPPORTED)");
+  if (options.async_allocations && pools_supported) {
+    CUmemPoolProps props = {};
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = device;
+    RT_CUDA_RETURN_IF_ERROR(syms, cuMemPoolCreate(&context->memory_pool_, &props), "cuMemPoolCreate");
+    // Keep freed blocks cached: steady-state allocas then cost no driver allocation.
+    cuuint64_t threshold = UINT64_MAX;
+    RT_CUDA_RETURN_IF_ERROR(
+        syms, cuMemPoolSetAttribute(context->memory_pool_, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
+        "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
+  }
+  return context;
+}
+
+Context::~Context() {
+  if (!context_) return;
+  // Every owner of device work has released us, but frees and callbacks may still be queued.
+  syms_.cuCtxSetCurrent(context_);
+  if (dispatch_stream_) syms_.cuStreamSynchronize(dispatch_stream_);
+  if (callback_stream_) syms_.cuStreamSynchronize(callback_stream_);
+  if (memory_pool_) syms_.cuMemPoolDestroy(memory_pool_);
+  if (callback_stream_) syms_.cuStreamDestroy(callback_stream_);
+  if (dispatch_stream_) syms_.cuStreamDestroy(dispatch_stream_);
+  syms_.cuDevicePrimaryCtxRelease(device_);
+}
+
+base::Status Context::Activate() const {
+  return ToStatus(syms_, syms_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+}
+
+}  // namespace iree_rt::drivers::cuda

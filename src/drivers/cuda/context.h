@@ -1,0 +1,58 @@
+// cuda::Context: one device's primary context and its two streams, shared (by reference) by the
+// device and every object that must make CUDA calls after the device is gone (buffers,
+// executables, command buffers, events).
+//
+// The dispatch stream carries all dispatches, copies, fills and stream-ordered allocations; the
+// callback stream only carries cuLaunchHostFunc completions, so a slow host callback never
+// delays device work. Thread-safety: immutable; Activate() binds the context to the calling
+// thread and may be called from any thread.
+#ifndef IREE_RT_DRIVERS_CUDA_CONTEXT_H_
+#define IREE_RT_DRIVERS_CUDA_CONTEXT_H_
+
+#include <cuda.h>
+
+#include "base/ref_object.h"
+#include "base/status.h"
+#include "drivers/cuda/dynamic_symbols.h"
+
+namespace iree_rt::drivers::cuda {
+
+struct ContextOptions {
+  // Use a CUmemoryPool for stream-ordered queue allocations (when the device supports pools).
+  bool async_allocations = true;
+};
+
+class Context final : public base::RefObject {
+ public:
+  // Retains |device|'s primary context and creates the streams (and the pool, if enabled).
+  static base::StatusOr<base::Ref<Context>> Create(const DynamicSymbols& syms, CUdevice device,
+                                                   const ContextOptions& options);
+  ~Context() override;
+
+  const DynamicSymbols& syms() const { return syms_; }
+  CUdevice device() const { return device_; }
+  CUcontext context() const { return context_; }
+  CUstream dispatch_stream() const { return dispatch_stream_; }
+  CUstream callback_stream() const { return callback_stream_; }
+  // Null when async allocations are off or unsupported.
+  CUmemoryPool memory_pool() const { return memory_pool_; }
+
+  // Makes this context current on the calling thread (cheap; every CUDA-calling path does it).
+  base::Status Activate() const;
+
+ private:
+  Context(const DynamicSymbols& syms, CUdevice device) : syms_(syms), device_(device) {}
+  template <typename T, typename... Args>
+  friend base::Ref<T> base::MakeRef(Args&&... args);
+
+  const DynamicSymbols& syms_;
+  const CUdevice device_;
+  CUcontext context_ = nullptr;
+  CUstream dispatch_stream_ = nullptr;
+  CUstream callback_stream_ = nullptr;
+  CUmemoryPool memory_pool_ = nullptr;
+};
+
+}  // namespace iree_rt::drivers::cuda
+
+#endif  // IREE_RT_DRIVERS_CUDA_CONTEXT_H_

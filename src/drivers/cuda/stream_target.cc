@@ -1,0 +1,80 @@
+#include "drivers/cuda/stream_target.h"
+
+#include <vector>
+
+#include "drivers/cuda/buffer.h"
+#include "drivers/cuda/executable.h"
+#include "drivers/cuda/kernel_args.h"
+#include "drivers/cuda/status_util.h"
+
+namespace iree_rt::drivers::cuda {
+
+using base::Status;
+using hal::utils::ResolvedRef;
+
+namespace {
+
+base::StatusOr<CUdeviceptr> Address(const ResolvedRef& ref) {
+  return Buffer::ResolveDevicePointer(ref.buffer, ref.offset);
+}
+
+}  // namespace
+
+Status StreamTarget::Fill(const ResolvedRef& target, uint32_t pattern, uint32_t pattern_length) {
+  if (target.length == 0) return Status::Ok();
+  RT_ASSIGN_OR_RETURN(CUdeviceptr dst, Address(target));
+  const DynamicSymbols& syms = context_.syms();
+  const size_t count = target.length / pattern_length;
+  switch (pattern_length) {
+    case 1:
+      return ToStatus(syms, syms.cuMemsetD8Async(dst, static_cast<uint8_t>(pattern), count, stream_),
+                      "cuMemsetD8Async");
+    case 2:
+      return ToStatus(syms, syms.cuMemsetD16Async(dst, static_cast<uint16_t>(pattern), count, stream_),
+                      "cuMemsetD16Async");
+    default:
+      return ToStatus(syms, syms.cuMemsetD32Async(dst, pattern, count, stream_), "cuMemsetD32Async");
+  }
+}
+
+Status StreamTarget::Update(const uint8_t* source, const ResolvedRef& target) {
+  if (target.length == 0) return Status::Ok();
+  RT_ASSIGN_OR_RETURN(CUdeviceptr dst, Address(target));
+  // |source| lives in the command buffer, which the submission keeps until it completes.
+  return ToStatus(context_.syms(), context_.syms().cuMemcpyHtoDAsync(dst, source, target.length, stream_),
+                  "cuMemcpyHtoDAsync");
+}
+
+Status StreamTarget::Copy(const ResolvedRef& source, const ResolvedRef& target) {
+  if (target.length == 0) return Status::Ok();
+  RT_ASSIGN_OR_RETURN(CUdeviceptr src, Address(source));
+  RT_ASSIGN_OR_RETURN(CUdeviceptr dst, Address(target));
+  return ToStatus(context_.syms(), context_.syms().cuMemcpyAsync(dst, src, target.length, stream_),
+                  "cuMemcpyAsync");
+}
+
+Status StreamTarget::Dispatch(hal::Executable& executable, uint32_t export_ordinal,
+                              const uint32_t workgroup_count[3], const ResolvedRef* indirect_count,
+                              std::span<const uint32_t> constants, std::span<const ResolvedRef> bindings) {
+  if (indirect_count) {
+    return base::UnimplementedError("indirect workgroup counts are not supported by the CUDA driver");
+  }
+  Executable* cuda_executable = Executable::Cast(&executable);
+  if (!cuda_executable) return base::InvalidArgumentError("executable was not loaded by a CUDA device");
+  if (workgroup_count[0] == 0 || workgroup_count[1] == 0 || workgroup_count[2] == 0) return Status::Ok();
+  std::vector<CUdeviceptr> addresses(bindings.size());
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    RT_ASSIGN_OR_RETURN(addresses[i], Address(bindings[i]));
+  }
+  const Kernel& kernel = cuda_executable->kernel(export_ordinal);
+  RT_RETURN_IF_ERROR(CheckBindingAlignment(addresses));
+  KernelArgs args(addresses, constants);
+  return ToStatus(context_.syms(),
+                  context_.syms().cuLaunchKernel(kernel.function, workgroup_count[0], workgroup_count[1],
+                                                 workgroup_count[2], kernel.block_dims[0], kernel.block_dims[1],
+                                                 kernel.block_dims[2], kernel.shared_memory_bytes, stream_,
+                                                 args.params(), nullptr),
+                  "cuLaunchKernel");
+}
+
+}  // namespace iree_rt::drivers::cuda

@@ -1,0 +1,36 @@
+// cuda::StreamTarget: issues a replayed command buffer onto a CUDA stream (stream command
+// buffer mode, and binding-table command buffers in graph mode). Commands run in stream order,
+// so barriers need no work. Indirect workgroup counts are UNIMPLEMENTED: the grid must be known
+// on the host at launch.
+#ifndef IREE_RT_DRIVERS_CUDA_STREAM_TARGET_H_
+#define IREE_RT_DRIVERS_CUDA_STREAM_TARGET_H_
+
+#include <cuda.h>
+
+#include "drivers/cuda/context.h"
+#include "hal/utils/deferred_command_buffer.h"
+
+namespace iree_rt::drivers::cuda {
+
+class StreamTarget final : public hal::utils::CommandTarget {
+ public:
+  StreamTarget(const Context& context, CUstream stream) : context_(context), stream_(stream) {}
+
+  base::Status Fill(const hal::utils::ResolvedRef& target, uint32_t pattern,
+                    uint32_t pattern_length) override;
+  base::Status Update(const uint8_t* source, const hal::utils::ResolvedRef& target) override;
+  base::Status Copy(const hal::utils::ResolvedRef& source, const hal::utils::ResolvedRef& target) override;
+  base::Status Dispatch(hal::Executable& executable, uint32_t export_ordinal,
+                        const uint32_t workgroup_count[3], const hal::utils::ResolvedRef* indirect_count,
+                        std::span<const uint32_t> constants,
+                        std::span<const hal::utils::ResolvedRef> bindings) override;
+  base::Status Barrier() override { return base::Status::Ok(); }
+
+ private:
+  const Context& context_;
+  CUstream stream_;
+};
+
+}  // namespace iree_rt::drivers::cuda
+
+#endif  // IREE_RT_DRIVERS_CUDA_STREAM_TARGET_H_

@@ -1,0 +1,41 @@
+#include "tooling/device_upload.h"
+
+#include <cstring>
+
+#include "hal/semaphore.h"
+
+namespace iree_rt::tooling {
+
+using base::Ref;
+using base::StatusOr;
+
+StatusOr<Ref<hal::BufferView>> UploadToDevice(const Ref<hal::BufferView>& view, hal::Device& device) {
+  const Ref<hal::Buffer>& source = view->buffer();
+  if ((source->memory_type() & hal::MemoryType::kDeviceLocal) == hal::MemoryType::kDeviceLocal) {
+    return view;
+  }
+  const uint64_t length = view->byte_length();
+  hal::BufferParams params;
+  params.type = hal::MemoryType::kDeviceLocal;
+  params.usage = hal::BufferUsage::kDefault | hal::BufferUsage::kTransfer;
+  params.access = hal::MemoryAccess::kAll;
+  RT_ASSIGN_OR_RETURN(Ref<hal::Buffer> target, device.allocator().AllocateBuffer(params, length));
+  if (length == 0) {
+    // Nothing to copy.
+  } else if ((target->memory_type() & hal::MemoryType::kHostVisible) &&
+             (target->allowed_usage() & hal::BufferUsage::kMappingScoped)) {
+    RT_ASSIGN_OR_RETURN(uint8_t * from, source->Map(hal::MemoryAccess::kRead, 0, length));
+    RT_ASSIGN_OR_RETURN(uint8_t * to, target->Map(hal::MemoryAccess::kDiscardWrite, 0, length));
+    std::memcpy(to, from, length);
+  } else {
+    RT_ASSIGN_OR_RETURN(Ref<hal::Semaphore> done, device.CreateSemaphore(0));
+    const hal::SemaphorePoint signal{done.get(), 1};
+    RT_RETURN_IF_ERROR(device.QueueCopy(hal::kQueueAffinityAny, {}, {&signal, 1}, source, 0, target,
+                                        0, length));
+    RT_RETURN_IF_ERROR(done->Wait(1, hal::kInfiniteTimeout));
+  }
+  return hal::BufferView::Create(std::move(target), view->shape(), view->element_type(),
+                                 view->encoding());
+}
+
+}  // namespace iree_rt::tooling

@@ -1,0 +1,24 @@
+// tooling::UploadToDevice: moves a parsed tool input into device-local memory.
+//
+// The parsers (buffer_view_text.h, npy.h) fill host-visible buffers; a GPU reading those would
+// fetch every element over the bus on every call. Like IREE's tools, inputs are copied once into
+// DEVICE_LOCAL memory before the call: by mapping where that memory is host-visible (CPU
+// devices), otherwise with a queue copy that this waits for.
+#ifndef IREE_RT_TOOLING_DEVICE_UPLOAD_H_
+#define IREE_RT_TOOLING_DEVICE_UPLOAD_H_
+
+#include "base/ref_object.h"
+#include "base/status.h"
+#include "hal/buffer_view.h"
+#include "hal/device.h"
+
+namespace iree_rt::tooling {
+
+// A view of the same shape and type whose buffer is device-local memory of |device| holding
+// |view|'s bytes; |view| itself when its buffer already is device-local.
+base::StatusOr<base::Ref<hal::BufferView>> UploadToDevice(const base::Ref<hal::BufferView>& view,
+                                                          hal::Device& device);
+
+}  // namespace iree_rt::tooling
+
+#endif  // IREE_RT_TOOLING_DEVICE_UPLOAD_H_

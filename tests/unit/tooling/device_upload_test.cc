@@ -1,0 +1,46 @@
+#include "tooling/device_upload.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.h"
+#include "tooling/buffer_view_text.h"
+
+namespace iree_rt::tooling {
+namespace {
+
+using base::Ref;
+using testing::CpuAllocator;
+using testing::CpuDevice;
+using testing::IsOk;
+
+// On a CPU device, device-local memory is host-visible: the upload maps and copies. (The queue
+// copy path, for devices whose device-local memory is not host-visible, runs in
+// bench/cuda/run_bench.sh's upload check on a GPU.)
+TEST(DeviceUploadTest, ParsedInputMovesToDeviceLocalMemoryIntact) {
+  base::StatusOr<Ref<hal::BufferView>> parsed = ParseBufferView("2x3xi32=1 2 3 4 5 6", CpuAllocator());
+  ASSERT_TRUE(IsOk(parsed));
+  ASSERT_NE((*parsed)->buffer()->memory_type() & hal::MemoryType::kDeviceLocal, hal::MemoryType::kDeviceLocal)
+      << "the parser's host buffer is not device-local, so this test would not exercise the upload";
+  base::StatusOr<Ref<hal::BufferView>> uploaded = UploadToDevice(*parsed, CpuDevice());
+  ASSERT_TRUE(IsOk(uploaded));
+  EXPECT_NE(uploaded->get(), parsed->get());
+  EXPECT_EQ((*uploaded)->buffer()->memory_type() & hal::MemoryType::kDeviceLocal, hal::MemoryType::kDeviceLocal);
+  EXPECT_EQ(FormatBufferView(**uploaded, 1024).value(), "2x3xi32=[1 2 3][4 5 6]");
+}
+
+TEST(DeviceUploadTest, DeviceLocalAndEmptyViews) {
+  base::StatusOr<Ref<hal::BufferView>> empty = ParseBufferView("0x4xf32", CpuAllocator());
+  ASSERT_TRUE(IsOk(empty));
+  base::StatusOr<Ref<hal::BufferView>> uploaded = UploadToDevice(*empty, CpuDevice());
+  ASSERT_TRUE(IsOk(uploaded));
+  EXPECT_EQ((*uploaded)->byte_length(), 0u);
+  // Already device-local: returned as is, no copy.
+  base::StatusOr<Ref<hal::BufferView>> again = UploadToDevice(*uploaded, CpuDevice());
+  ASSERT_TRUE(IsOk(again));
+  EXPECT_EQ(again->get(), uploaded->get());
+}
+
+}  // namespace
+}  // namespace iree_rt::tooling
