@@ -84,8 +84,10 @@ Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordi
 
 Status NativeModule::CallTyped(Stack& stack, ModuleState& state, uint32_t export_ordinal,
                                std::span<const Value> args, std::span<Value> results) {
-  RT_ASSIGN_OR_RETURN(const Entry* entry, Lookup(export_ordinal));
-  return Invoke(stack, state, *entry, args, results);
+  if (!validated_ || export_ordinal >= entries_.size()) {
+    return Lookup(export_ordinal).status();  // the error
+  }
+  return Invoke(stack, state, entries_[export_ordinal], args, results);
 }
 
 StatusOr<const NativeModule::Entry*> NativeModule::Lookup(uint32_t export_ordinal) const {

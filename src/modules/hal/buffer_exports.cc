@@ -228,12 +228,21 @@ bool ElementTypesCompatible(rt::ElementType actual, rt::ElementType expected) {
 // buffer_view.assert(view, message, element_type, encoding, [dims...])
 Status BufferViewAssert(ModuleState&, Args args, Results) {
   RT_ASSIGN_OR_RETURN(std::string_view message, StringArg(args[1], "message"));
-  const std::string what = message.empty() ? "buffer view" : std::string(message);
-  RT_ASSIGN_OR_RETURN(rt::BufferView * view, RefArg<rt::BufferView>(args[0], what.c_str()));
-  RT_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ShapeArgs(args, 4));
+  // The names (and the expected shape) are only materialized for an error: this runs for every
+  // input of every call.
+  rt::BufferView* view = args[0].ref().Get<rt::BufferView>();
+  if (view == nullptr) {
+    const std::string what = message.empty() ? "buffer view" : std::string(message);
+    return RefArg<rt::BufferView>(args[0], what.c_str()).status();
+  }
+  size_t index = 4;
+  RT_ASSIGN_OR_RETURN(size_t rank, SpanCount(args, &index, 1));
+  const std::span<const Value> dims = args.subspan(index, rank);
   const auto element_type = static_cast<rt::ElementType>(args[2].i32());
   const auto encoding = static_cast<rt::EncodingType>(args[3].i32());
   auto mismatch = [&](const char* what) {
+    std::vector<int64_t> shape;
+    for (const Value& dim : dims) shape.push_back(dim.i64());
     return base::InvalidArgumentError(Prefix(message), what, " mismatch: expected ",
                                       ShapeText(shape, element_type), " but got ",
                                       ShapeText(view->shape(), view->element_type()));
@@ -243,9 +252,9 @@ Status BufferViewAssert(ModuleState&, Args args, Results) {
                                       " but got ", view->encoding());
   }
   if (!ElementTypesCompatible(view->element_type(), element_type)) return mismatch("element type");
-  if (view->rank() != shape.size()) return mismatch("rank");
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (view->shape()[i] != shape[i]) return mismatch("shape");
+  if (view->rank() != rank) return mismatch("rank");
+  for (size_t i = 0; i < rank; ++i) {
+    if (view->shape()[i] != dims[i].i64()) return mismatch("shape");
   }
   return Status::Ok();
 }
