@@ -10,8 +10,10 @@
 #   usage: bench/hal_bench.sh [REPETITIONS=5] [MIN_TIME_SECONDS=1]
 #   env:   BUILD_DIR=build (the CMake build to use), WORKLOADS="add matmul_1024 mlp cnn",
 #          DEVICES="local-sync local-task", OURS=<tool> (e.g. IREE's, to check this script),
-#          JOBS=2 (build parallelism), REALTIME=1 (as root, run both tools under SCHED_FIFO so
-#          builds sharing the machine cannot preempt either side; 0 to run at normal priority)
+#          JOBS=2 (build parallelism), REALTIME=1 (as root, run local-sync, which is one thread,
+#          under SCHED_FIFO so builds sharing the machine cannot preempt either side; local-task
+#          always runs at normal priority: how its workers share the cores is part of what is
+#          measured, and real-time workers would change it; 0 for normal priority everywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${1:-5}
@@ -55,7 +57,9 @@ print("%.6f" % (b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b
 run() {
   local tool=$1 workload=$2 device=$3 json ins
   IFS='|' read -r -a ins <<<"$(inputs "$workload")"
-  if ! json=$("${PRIO[@]}" "$tool" --module="$BUILD/bench/bench_$workload.vmfb" --function="$workload" \
+  local prio=()
+  [ "$device" = local-sync ] && prio=("${PRIO[@]}")
+  if ! json=$("${prio[@]}" "$tool" --module="$BUILD/bench/bench_$workload.vmfb" --function="$workload" \
                 "${ins[@]}" --device="$device" --benchmark_min_time="$MIN_TIME" \
                 --benchmark_format=json 2>/tmp/hal_bench.$$.err); then
     echo "bench: $tool failed on $workload/$device:" >&2; cat /tmp/hal_bench.$$.err >&2; exit 1
@@ -73,7 +77,7 @@ out=bench/results/cpu_models.txt
 {
   echo "cpu_models: bench/models/ for llvm-cpu (target-cpu=host) on $(nproc) cores, $(uname -m)," \
        "$(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)," \
-       "${PRIO[*]:-normal priority}"
+       "local-sync under ${PRIO[*]:-normal priority}"
   echo "ours: $OURS; theirs: IREE 3.13.0 iree-benchmark-module. ms per call, best of $REPS" \
        "alternating runs of --benchmark_min_time=$MIN_TIME; 'median' is the ratio of medians."
   echo "Noisy when the machine is shared: compare ratios, and rerun before trusting a small gap."
