@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: the regular build's full ctest suite, the same suite under ASan+UBSan, and the
-# tests labelled "tsan" under ThreadSanitizer. Installs what is missing first (scripts/setup.sh).
-# Ends with one line "N passed, N failed" summing all three runs; exits non-zero on any failure.
+# Runs every test: the regular build's full ctest suite, the same suite under ASan+UBSan, the
+# tests labelled "tsan" under ThreadSanitizer, and the libFuzzer harnesses (label "fuzz").
+# Installs what is missing first (scripts/setup.sh).
+# Ends with one line "N passed, N failed" summing all four runs; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh || exit 1
@@ -20,7 +21,8 @@ run_suite() {
   if ! cmake -G Ninja -S . -B "$dir" $flags >"$dir/test.configure.log" 2>&1; then
     cat "$dir/test.configure.log"; failed_runs+=("$name (configure)"); total_fail=$((total_fail + 1)); return
   fi
-  if ! ninja -C "$dir" -j"$JOBS" >"$dir/test.build.log" 2>&1; then
+  # BUILD_TARGETS (optional): build only these targets (the fuzz stage builds only its harnesses).
+  if ! ninja -C "$dir" -j"$JOBS" ${BUILD_TARGETS:-} >"$dir/test.build.log" 2>&1; then
     tail -n 60 "$dir/test.build.log"; failed_runs+=("$name (build)"); total_fail=$((total_fail + 1)); return
   fi
   echo "=== $name: ctest"
@@ -48,6 +50,19 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 run_suite "regular" build ""
 run_suite "asan+ubsan" build/asan "-DIREE_RT_SANITIZER=address -DIREE_RT_COMPILER=$PWD/build/venv/bin/iree-compile"
 run_suite "tsan" build/tsan "-DIREE_RT_SANITIZER=thread -DIREE_RT_COMPILER=$PWD/build/venv/bin/iree-compile" -L tsan
+# libFuzzer harnesses (clang, ASan+UBSan): each runs its seed corpus and crash regressions once,
+# then fuzzes for RT_FUZZ_SHORT_SECONDS (tests/fuzz/CMakeLists.txt). Only the harnesses are built.
+if command -v clang++ >/dev/null 2>&1; then
+  fuzz_flags="-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIREE_RT_SANITIZER=address"
+  fuzz_flags+=" -DIREE_RT_FUZZ=ON -DIREE_RT_COMPILER=$PWD/build/venv/bin/iree-compile"
+  if command -v ccache >/dev/null 2>&1; then
+    fuzz_flags+=" -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+  fi
+  BUILD_TARGETS=rt_fuzzers run_suite "fuzz" build/fuzz "$fuzz_flags" -L fuzz
+else
+  echo "=== fuzz: no clang++"
+  failed_runs+=("fuzz (no clang++)"); total_fail=$((total_fail + 1))
+fi
 
 echo
 if [ ${#failed_runs[@]} -gt 0 ]; then echo "failing runs: ${failed_runs[*]}"; fi

@@ -435,6 +435,15 @@ void FormatDimension(FormatState& state, size_t dim, uint64_t base, uint64_t str
   }
   const uint64_t inner_stride = stride / (extent ? extent : 1);
   for (uint64_t i = 0; i < extent; ++i) {
+    // Sub-arrays of a view with no elements (a zero inner dimension) count against the budget
+    // like elements; else `1000000000000x0xf32` would print brackets for ever.
+    if (stride == 0) {
+      if (state.printed >= state.max_elements) {
+        state.out += "...";
+        return;
+      }
+      ++state.printed;
+    }
     state.out.push_back('[');
     FormatDimension(state, dim + 1, base + i * inner_stride, inner_stride);
     state.out.push_back(']');

@@ -67,6 +67,8 @@ base::StatusOr<base::Ref<hal::BufferView>> ParseBufferView(std::string_view spec
 // elements are separated by spaces and each outer dimension wraps its sub-arrays in `[`...`]`
 // (`2x2x2xi8=[[1 2][3 4]][[5 6][7 8]]`). At most |max_element_count| elements are printed; a row
 // that is cut ends in `...` right after its last printed element, and later rows print only `...`.
+// In a view with no elements each (empty) sub-array counts as one element, so the text stays
+// bounded whatever the shape (`4x0xf32=[][][][]`).
 // The data is read as dense row-major whatever the view's encoding says. FAILED_PRECONDITION if the
 // view's buffer cannot be mapped for reading by the host (transfer it to host memory first).
 base::StatusOr<std::string> FormatBufferView(const hal::BufferView& view, size_t max_element_count);

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "base/str_cat.h"
 #include "vm/bytecode/archive.h"
 #include "vm/bytecode/schema/module_def_generated.h"
 
@@ -46,6 +47,122 @@ Status CheckFeatures(uint32_t required, uint32_t available, std::string_view wha
       what, " requires features this runtime does not provide: ", FormatFeatureBits(missing),
       " (required ", FormatFeatureBits(required), ", available ", FormatFeatureBits(available),
       ")");
+}
+
+// Names the first field of the module table that fails BytecodeModuleDef::Verify ("field
+// 'types' element 3"), checking the fields in the generated verifier's order, for the error
+// message of a module that failed structural verification; "" if none is found. Field offsets
+// are bounds-checked here by hand because Table's accessors do not check them.
+std::string FindBadModuleField(std::span<const uint8_t> prefixed) {
+  const uint8_t* begin = prefixed.data();
+  const uint8_t* end = begin + prefixed.size();
+  if (prefixed.size() < 8) return "the root table offset";
+  const uint8_t* root = begin + 4 + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(begin + 4);
+  flatbuffers::Verifier verifier(begin, prefixed.size());
+  if (root >= end || !verifier.VerifyTableStart(root)) return "the module table or its vtable";
+  const uint8_t* vtable = root - flatbuffers::ReadScalar<flatbuffers::soffset_t>(root);
+  const auto vtable_size = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable);
+  const auto* module = reinterpret_cast<const fb::BytecodeModuleDef*>(root);
+  using M = fb::BytecodeModuleDef;
+  // Where the field's offset leads, or why it cannot be followed; null target = absent field.
+  auto follow = [&](flatbuffers::voffset_t slot, const uint8_t** target) -> bool {
+    *target = nullptr;
+    if (slot >= vtable_size) return true;
+    const auto field = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + slot);
+    if (field == 0) return true;
+    const uint8_t* at = root + field;
+    if (at + 4 > end || (at - begin) % 4 != 0) return false;
+    const uint64_t offset = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(at);
+    if (offset == 0 || offset > static_cast<uint64_t>(end - at) - 4) return false;
+    *target = at + offset;
+    return true;
+  };
+  // |get| reads the field, so it runs only once follow() has checked the offset.
+  auto tables = [&](const char* name, flatbuffers::voffset_t slot, auto get) {
+    const uint8_t* target;
+    if (!follow(slot, &target)) return base::StrCat("field '", name, "' (offset out of range)");
+    if (!target) return std::string();
+    const auto* vector = get();
+    if (!verifier.VerifyVector(vector)) {
+      return base::StrCat("field '", name, "' (vector length out of range)");
+    }
+    for (uint32_t i = 0; i < vector->size(); ++i) {
+      if (!verifier.VerifyTable(vector->Get(i))) {
+        return base::StrCat("field '", name, "' element ", i);
+      }
+    }
+    return std::string();
+  };
+  auto vector = [&](const char* name, flatbuffers::voffset_t slot, auto verify) {
+    const uint8_t* target;
+    if (!follow(slot, &target)) return base::StrCat("field '", name, "' (offset out of range)");
+    if (target && !verify()) return base::StrCat("field '", name, "' (out of range)");
+    return std::string();
+  };
+  const uint8_t* name_target;
+  if (!follow(M::VT_NAME, &name_target)) return "field 'name' (offset out of range)";
+  if (!name_target) return "field 'name' (required, missing)";
+  if (!verifier.VerifyString(module->name())) return "field 'name' (length out of range)";
+  if (std::string bad = tables("attrs", M::VT_ATTRS, [&] { return module->attrs(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = tables("types", M::VT_TYPES, [&] { return module->types(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad =
+          tables("dependencies", M::VT_DEPENDENCIES, [&] { return module->dependencies(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = tables("imported_functions", M::VT_IMPORTED_FUNCTIONS,
+                               [&] { return module->imported_functions(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = tables("exported_functions", M::VT_EXPORTED_FUNCTIONS,
+                               [&] { return module->exported_functions(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = tables("function_signatures", M::VT_FUNCTION_SIGNATURES,
+                               [&] { return module->function_signatures(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = tables("rodata_segments", M::VT_RODATA_SEGMENTS,
+                               [&] { return module->rodata_segments(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = tables("rwdata_segments", M::VT_RWDATA_SEGMENTS,
+                               [&] { return module->rwdata_segments(); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = vector("module_state", M::VT_MODULE_STATE,
+                               [&] { return verifier.VerifyTable(module->module_state()); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad =
+          vector("function_descriptors", M::VT_FUNCTION_DESCRIPTORS,
+                 [&] { return verifier.VerifyVector(module->function_descriptors()); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = vector("bytecode_data", M::VT_BYTECODE_DATA,
+                               [&] { return verifier.VerifyVector(module->bytecode_data()); });
+      !bad.empty()) {
+    return bad;
+  }
+  if (std::string bad = vector("debug_database", M::VT_DEBUG_DATABASE,
+                               [&] { return verifier.VerifyTable(module->debug_database()); });
+      !bad.empty()) {
+    return bad;
+  }
+  return std::string();
 }
 
 // Appends "file:line:col" for location |index|, following references; false if none found.
@@ -121,7 +238,11 @@ base::StatusOr<std::unique_ptr<ModuleImage>> ModuleImage::Parse(std::span<const 
     return InvalidArgumentError(
         "module FlatBuffer (", flatbuffer.size() - 4, " bytes at offset ", layout.prefix_offset + 4,
         ") failed structural verification: a table, vector or string is out of bounds or "
-        "misaligned, or the required module name is missing");
+        "misaligned, or the required module name is missing",
+        [&] {
+          const std::string field = FindBadModuleField(flatbuffer);
+          return field.empty() ? std::string() : base::StrCat(" (first bad: ", field, ")");
+        }());
   }
   std::unique_ptr<ModuleImage> image(new ModuleImage());
   image->bytes_ = bytes;

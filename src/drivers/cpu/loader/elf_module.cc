@@ -423,6 +423,16 @@ uint16_t ElfModule::HostMachine() {
 }
 
 base::StatusOr<std::unique_ptr<ElfModule>> ElfModule::Load(std::span<const uint8_t> input) {
+  return LoadImpl(input, /*run_initializers=*/true);
+}
+
+base::StatusOr<std::unique_ptr<ElfModule>> ElfModule::LoadWithoutInitializers(
+    std::span<const uint8_t> input) {
+  return LoadImpl(input, /*run_initializers=*/false);
+}
+
+base::StatusOr<std::unique_ptr<ElfModule>> ElfModule::LoadImpl(std::span<const uint8_t> input,
+                                                               bool run_initializers) {
   RT_ASSIGN_OR_RETURN(std::span<const uint8_t> data, SelectFatElfSlice(input, HostMachine()));
   elf::Ehdr ehdr;
   RT_RETURN_IF_ERROR(ValidateHeader(data, &ehdr));
@@ -458,7 +468,9 @@ base::StatusOr<std::unique_ptr<ElfModule>> ElfModule::Load(std::span<const uint8
   }
   RT_ASSIGN_OR_RETURN(std::vector<uint64_t> initializers, CollectInitializers(image, dyn));
   RT_RETURN_IF_ERROR(ProtectImage(image, headers.relros));
-  for (uint64_t address : initializers) reinterpret_cast<void (*)()>(address)();
+  if (run_initializers) {
+    for (uint64_t address : initializers) reinterpret_cast<void (*)()>(address)();
+  }
   return module;
 }
 

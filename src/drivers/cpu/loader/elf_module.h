@@ -40,6 +40,11 @@ class ElfModule {
   // TLS, unknown relocation types), RESOURCE_EXHAUSTED when the image cannot be mapped.
   static base::StatusOr<std::unique_ptr<ElfModule>> Load(std::span<const uint8_t> data);
 
+  // Load without running DT_INIT/DT_INIT_ARRAY (validated all the same): for validating
+  // untrusted images (the fuzzer, tools) whose code must not run. Symbols resolve as usual.
+  static base::StatusOr<std::unique_ptr<ElfModule>> LoadWithoutInitializers(
+      std::span<const uint8_t> data);
+
   ~ElfModule();  // unmaps the image; no finalizers run
   ElfModule(const ElfModule&) = delete;
   ElfModule& operator=(const ElfModule&) = delete;
@@ -61,6 +66,8 @@ class ElfModule {
 
  private:
   ElfModule() = default;
+  static base::StatusOr<std::unique_ptr<ElfModule>> LoadImpl(std::span<const uint8_t> data,
+                                                             bool run_initializers);
 
   ElfImage image_;
   ElfSymbolTable symbols_;
