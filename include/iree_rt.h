@@ -40,6 +40,8 @@
 // - Instances, devices (including their queues), buffers, buffer views, semaphores, fences and
 //   executables may be used from several threads at once (host reads and writes of overlapping
 //   buffer ranges must still be ordered by the caller).
+// - Modules, contexts and functions may be used from several threads at once. Calls into one
+//   context are serialized (they share its globals); use a context per thread to call in parallel.
 // - Command buffer recording and options objects are externally synchronized: do not call two
 //   functions on the same command buffer or options object at the same time.
 //
