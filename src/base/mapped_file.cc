@@ -9,6 +9,8 @@
 #include <cstring>
 #include <limits>
 
+#include "base/fault_hook.h"
+
 namespace iree_rt::base {
 namespace {
 
@@ -78,7 +80,9 @@ StatusOr<Ref<MappedFile>> MappedFile::Open(const std::string& path) {
   // without copying, and iree-compile 3.13.0 emits in-place dispatches that write into such a
   // constant (tests/e2e stablehlo scatter). A written page becomes a private copy instead of a
   // fault; the file is never modified.
-  void* data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  void* data = AllocationFaultInjected()
+                   ? MAP_FAILED
+                   : ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   if (data == MAP_FAILED) return ErrnoToStatus(errno, "cannot map", path);
   return Ref<MappedFile>::Adopt(new MappedFile(path, static_cast<const uint8_t*>(data), size));
 }

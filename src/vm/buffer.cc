@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include "base/fault_hook.h"
+
 namespace iree_rt::vm {
 
 using base::Status;
@@ -114,8 +116,9 @@ StatusOr<base::Ref<Buffer>> Buffer::Allocate(uint64_t length, uint32_t alignment
   // aligned_alloc wants a size that is a multiple of the alignment.
   const size_t size = (std::max<size_t>(static_cast<size_t>(length), 1) + alignment - 1) &
                       ~static_cast<size_t>(alignment - 1);
-  void* allocation = alignment <= alignof(std::max_align_t) ? std::calloc(1, size)
-                                                            : std::aligned_alloc(alignment, size);
+  void* allocation = base::AllocationFaultInjected()              ? nullptr
+                     : alignment <= alignof(std::max_align_t) ? std::calloc(1, size)
+                                                              : std::aligned_alloc(alignment, size);
   if (allocation == nullptr) {
     return base::ResourceExhaustedError("out of memory allocating a buffer of ", length, " bytes");
   }

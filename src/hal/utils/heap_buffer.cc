@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "base/fault_hook.h"
+
 namespace iree_rt::hal::utils {
 
 HeapBuffer::HeapBuffer(MemoryTypeBits type, BufferUsageBits usage, MemoryAccessBits access,
@@ -20,7 +22,9 @@ base::StatusOr<base::Ref<HeapBuffer>> HeapBuffer::Allocate(MemoryTypeBits type, 
   if (padded < size || padded > SIZE_MAX) {
     return base::ResourceExhaustedError("allocation of ", size, " bytes is too large for host memory");
   }
-  void* data = std::aligned_alloc(kHeapBufferAlignment, static_cast<size_t>(padded));
+  void* data = base::AllocationFaultInjected()
+                   ? nullptr
+                   : std::aligned_alloc(kHeapBufferAlignment, static_cast<size_t>(padded));
   if (!data) return base::ResourceExhaustedError("out of host memory allocating ", size, " bytes");
   std::memset(data, 0, static_cast<size_t>(padded));
   return base::Ref<HeapBuffer>::Adopt(new HeapBuffer(type, usage, access, size,

@@ -1,0 +1,263 @@
+// Allocation fault injection over the e2e programs, through the C ABI.
+//
+// This executable replaces the global operator new (every form) and installs the hook of
+// base/fault_hook.h, so the N-th allocation of an armed run fails: std::bad_alloc from the
+// throwing forms, nullptr from the nothrow forms and the malloc/aligned_alloc/mmap sites. For
+// each e2e module a run is what iree-rt-check does (instance, device, hal + check + program
+// modules, then every test case in a fresh context), repeated for N = 1, 2, ... until a run
+// makes fewer than N allocations. Every run where the fault fired must return a non-OK status
+// with a message, free every operator-new allocation it made (counted here; LeakSanitizer checks
+// the rest at exit) and must not crash or hang; the last run, which nothing disturbed, must pass.
+//
+// IREE_RT_FAULT_E2E_DIR (environment) overrides the directory of the compiled e2e modules.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <new>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "base/fault_hook.h"
+#include "iree_rt.h"
+
+namespace {
+
+std::atomic<bool> g_armed{false};
+std::atomic<int64_t> g_remaining{0};  // allocations of the armed run until the failing one
+std::atomic<int64_t> g_fired{0};
+std::atomic<int64_t> g_live{0};  // operator-new blocks not yet deleted
+
+bool InjectFailure() {
+  if (!g_armed.load(std::memory_order_relaxed)) return false;
+  if (g_remaining.fetch_sub(1, std::memory_order_relaxed) != 1) return false;
+  g_fired.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void* Allocate(std::size_t size, std::size_t alignment) {
+  if (InjectFailure()) return nullptr;
+  if (size == 0) size = 1;
+  void* p = alignment > alignof(std::max_align_t)
+                ? std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment)
+                : std::malloc(size);
+  if (p) g_live.fetch_add(1, std::memory_order_relaxed);
+  return p;
+}
+
+void Free(void* p) {
+  if (!p) return;
+  g_live.fetch_sub(1, std::memory_order_relaxed);
+  std::free(p);
+}
+
+void* AllocateOrThrow(std::size_t size, std::size_t alignment) {
+  void* p = Allocate(size, alignment);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+
+}  // namespace
+
+void* operator new(std::size_t size) { return AllocateOrThrow(size, 0); }
+void* operator new[](std::size_t size) { return AllocateOrThrow(size, 0); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return Allocate(size, 0); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return Allocate(size, 0); }
+void* operator new(std::size_t size, std::align_val_t a) {
+  return AllocateOrThrow(size, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t size, std::align_val_t a) {
+  return AllocateOrThrow(size, static_cast<std::size_t>(a));
+}
+void* operator new(std::size_t size, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return Allocate(size, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t size, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return Allocate(size, static_cast<std::size_t>(a));
+}
+void operator delete(void* p) noexcept { Free(p); }
+void operator delete[](void* p) noexcept { Free(p); }
+void operator delete(void* p, std::size_t) noexcept { Free(p); }
+void operator delete[](void* p, std::size_t) noexcept { Free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { Free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { Free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { Free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { Free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { Free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { Free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { Free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { Free(p); }
+
+namespace {
+
+struct SweepParam {
+  std::string module;
+  std::string device;
+};
+
+std::string ModulePath(const std::string& name) {
+  const char* dir = std::getenv("IREE_RT_FAULT_E2E_DIR");
+  return std::string(dir ? dir : IREE_RT_FAULT_E2E_DIR) + "/e2e_" + name + ".vmfb";
+}
+
+// The loaded program's test cases: public exports taking no arguments, as iree-rt-check finds
+// them. Read with nothing armed.
+std::vector<std::string> FindCases(iree_rt_instance_t instance, const std::string& path) {
+  std::vector<std::string> cases;
+  iree_rt_module_t module = nullptr;
+  if (iree_rt_status_t s = iree_rt_module_load_file(instance, path.c_str(), &module)) {
+    ADD_FAILURE() << path << ": " << iree_rt_status_message(s);
+    iree_rt_status_free(s);
+    return cases;
+  }
+  size_t count = 0;
+  EXPECT_EQ(iree_rt_module_function_count(module, &count), nullptr);
+  for (size_t i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    const char* signature = nullptr;
+    EXPECT_EQ(iree_rt_module_function_name(module, i, &name), nullptr);
+    EXPECT_EQ(iree_rt_module_function_signature(module, i, &signature), nullptr);
+    const std::string n = name, sig = signature;
+    if (n.rfind("__", 0) == 0 || n.find('$') != std::string::npos) continue;
+    if (sig.rfind("0_", 0) == 0 || sig.rfind("0v_", 0) == 0) cases.push_back(n);
+  }
+  iree_rt_module_release(module);
+  return cases;
+}
+
+// One run as iree-rt-check makes it; returns the first failure. Allocates nothing itself
+// between the C calls, so every allocation counted is the runtime's.
+iree_rt_status_t RunModule(const SweepParam& param, const std::string& path,
+                           const std::vector<std::string>& cases) {
+  iree_rt_instance_t instance = nullptr;
+  iree_rt_device_t device = nullptr;
+  iree_rt_module_t modules[3] = {nullptr, nullptr, nullptr};
+  iree_rt_status_t status = iree_rt_instance_create(IREE_RT_ABI_VERSION, nullptr, &instance);
+  if (!status) status = iree_rt_device_create(instance, param.device.c_str(), nullptr, &device);
+  if (!status) status = iree_rt_module_create_hal(instance, &device, 1, &modules[0]);
+  if (!status) status = iree_rt_module_create_check(instance, &modules[1]);
+  if (!status) status = iree_rt_module_load_file(instance, path.c_str(), &modules[2]);
+  for (const std::string& name : cases) {
+    if (status) break;
+    iree_rt_context_t context = nullptr;
+    iree_rt_function_t function = nullptr;
+    iree_rt_value_list_t results = nullptr;
+    status = iree_rt_context_create(instance, modules, 3, &context);
+    if (!status) status = iree_rt_context_lookup_function(context, name.c_str(), &function);
+    if (!status) status = iree_rt_value_list_create(4, &results);
+    if (!status) status = iree_rt_function_call(function, nullptr, results);
+    iree_rt_value_list_release(results);
+    iree_rt_function_release(function);
+    iree_rt_context_release(context);
+  }
+  for (iree_rt_module_t module : modules) iree_rt_module_release(module);
+  iree_rt_device_release(device);
+  iree_rt_instance_release(instance);
+  return status;
+}
+
+class FaultInjectionTest : public ::testing::TestWithParam<SweepParam> {
+ protected:
+  void SetUp() override { iree_rt::base::SetAllocationFaultHook(&InjectFailure); }
+  void TearDown() override { iree_rt::base::SetAllocationFaultHook(nullptr); }
+};
+
+TEST_P(FaultInjectionTest, EveryAllocationFailureIsACleanStatus) {
+  const SweepParam& param = GetParam();
+  const std::string path = ModulePath(param.module);
+  std::vector<std::string> cases;
+  {
+    iree_rt_instance_t instance = nullptr;
+    ASSERT_EQ(iree_rt_instance_create(IREE_RT_ABI_VERSION, nullptr, &instance), nullptr);
+    cases = FindCases(instance, path);
+    iree_rt_instance_release(instance);
+  }
+  ASSERT_FALSE(cases.empty()) << path << " has no test cases";
+
+  // An undisturbed run first: it must pass, and it warms one-time statics so the live count
+  // of later runs starts from a steady state.
+  if (iree_rt_status_t s = RunModule(param, path, cases)) {
+    FAIL() << "unarmed run: " << iree_rt_status_message(s);
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  std::map<std::string, int> codes;  // code name -> runs
+  int injected = 0, absorbed = 0, failures = 0;
+  int64_t n = 1;
+  for (;; ++n) {
+    const int64_t live_before = g_live.load();
+    g_fired.store(0);
+    g_remaining.store(n);
+    g_armed.store(true);
+    iree_rt_status_t status = RunModule(param, path, cases);
+    g_armed.store(false);
+    const int64_t live_after = g_live.load();
+    if (g_fired.load() == 0) {
+      // Fewer than n allocations: nothing was disturbed, so the run must pass.
+      EXPECT_EQ(status, nullptr) << "undisturbed run (n=" << n
+                                 << "): " << (status ? iree_rt_status_message(status) : "");
+      iree_rt_status_free(status);
+      break;
+    }
+    ++injected;
+    if (status) {
+      const char* message = iree_rt_status_message(status);
+      ++codes[iree_rt_status_code_name(iree_rt_status_code(status))];
+      if (message == nullptr || message[0] == '\0') {
+        ADD_FAILURE() << "n=" << n << ": a failed run with an empty message";
+        ++failures;
+      }
+      iree_rt_status_free(status);
+    } else {
+      ++absorbed;  // the runtime recovered (e.g. a retry or an optional cache)
+    }
+    if (live_after != live_before) {
+      ADD_FAILURE() << "n=" << n << ": " << live_after - live_before
+                    << " operator-new blocks leaked by a failed run";
+      ++failures;
+    }
+    if (failures >= 10) break;  // enough to diagnose; keep the log short
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::ostringstream summary;
+  summary << param.module << " on " << param.device << ": " << cases.size() << " cases, "
+          << n - 1 << " allocations, " << injected << " failures injected (" << absorbed
+          << " absorbed), " << seconds << " s; codes:";
+  for (const auto& [code, count] : codes) summary << " " << code << "=" << count;
+  std::printf("%s\n", summary.str().c_str());
+  RecordProperty("allocations", static_cast<int>(n - 1));
+  RecordProperty("injected", injected);
+  // Anything but RESOURCE_EXHAUSTED means an allocation failure was reported as something else.
+  for (const auto& [code, count] : codes) {
+    EXPECT_EQ(code, "RESOURCE_EXHAUSTED") << count << " runs failed with " << code;
+  }
+}
+
+std::vector<SweepParam> Params() {
+  std::vector<SweepParam> params;
+  std::stringstream modules(IREE_RT_FAULT_E2E_MODULES);
+  for (std::string name; std::getline(modules, name, ',');) params.push_back({name, "local-sync"});
+  // local-task runs the same code plus the worker pool; a few programs cover it.
+  for (const char* name : {"arith_f32", "control_flow", "globals", "linalg_reduce_broadcast"}) {
+    params.push_back({name, "local-task"});
+  }
+  return params;
+}
+
+std::string ParamName(const ::testing::TestParamInfo<SweepParam>& info) {
+  std::string name = info.param.module + "_" + info.param.device;
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(E2e, FaultInjectionTest, ::testing::ValuesIn(Params()), ParamName);
+
+}  // namespace
