@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "base/fault_hook.h"
 
@@ -84,7 +85,12 @@ StatusOr<Ref<MappedFile>> MappedFile::Open(const std::string& path) {
                    ? MAP_FAILED
                    : ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   if (data == MAP_FAILED) return ErrnoToStatus(errno, "cannot map", path);
-  return Ref<MappedFile>::Adopt(new MappedFile(path, static_cast<const uint8_t*>(data), size));
+  try {
+    return Ref<MappedFile>::Adopt(new MappedFile(path, static_cast<const uint8_t*>(data), size));
+  } catch (const std::bad_alloc&) {
+    ::munmap(data, size);  // LeakSanitizer does not see mappings
+    throw;
+  }
 }
 
 MappedFile::~MappedFile() {

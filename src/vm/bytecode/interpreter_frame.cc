@@ -54,6 +54,10 @@ base::Status FrameStack::Push(const CompiledFunction& function, BytecodeModuleSt
                               uint32_t flags, uint32_t* out_offset) {
   const size_t needed = used_ + function.frame_bytes;
   if (needed > capacity_ && !Grow(needed)) {
+    if (needed <= kMaxBytes) {  // within the limit: the host allocation failed
+      return base::ResourceExhaustedError("out of host memory growing the VM frame arena to ",
+                                          needed, " bytes (calling ", function.name, ")");
+    }
     return base::ResourceExhaustedError("VM stack overflow: frames need more than ", kMaxBytes,
                                         " bytes (calling ", function.name, ")");
   }
