@@ -252,6 +252,7 @@ TEST_P(FaultInjectionTest, EveryAllocationFailureIsACleanStatus) {
   const auto start = std::chrono::steady_clock::now();
   std::map<std::string, int> codes;  // code name -> runs
   int injected = 0, absorbed = 0, failures = 0;
+  int64_t absorbed_at[4] = {};
   int64_t n = 1;
   // Runs with the n-th allocation failing. The status is read into fixed storage and freed
   // before counting, so |left| counts only what the runtime kept.
@@ -325,7 +326,10 @@ TEST_P(FaultInjectionTest, EveryAllocationFailureIsACleanStatus) {
         ++failures;
       }
     } else {
-      ++absorbed;  // the runtime recovered (e.g. a retry or an optional cache)
+      // The runtime recovered: the failure hit teardown that cannot report (a module's
+      // __deinit is skipped) or work with a fallback.
+      if (absorbed < static_cast<int>(std::size(absorbed_at))) absorbed_at[absorbed] = n;
+      ++absorbed;
     }
     if (outcome.left != 0) {
       ADD_FAILURE() << "n=" << n << ": " << outcome.left
@@ -343,6 +347,10 @@ TEST_P(FaultInjectionTest, EveryAllocationFailureIsACleanStatus) {
           << (step == 1 ? std::string("N") : std::to_string(step) + "th N") << ", " << absorbed
           << " absorbed), " << seconds << " s; codes:";
   for (const auto& [code, count] : codes) summary << " " << code << "=" << count;
+  summary << "; first absorbed at n =";
+  for (int i = 0; i < absorbed && i < static_cast<int>(std::size(absorbed_at)); ++i) {
+    summary << " " << absorbed_at[i];
+  }
   std::printf("%s\n", summary.str().c_str());
   RecordProperty("allocations", static_cast<int>(allocations));
   RecordProperty("injected", injected);
