@@ -138,6 +138,7 @@ struct SweepParam {
   std::string module;
   std::string device;
 };
+void PrintTo(const SweepParam& param, std::ostream* os) { *os << param.module << "." << param.device; }
 
 std::string ModulePath(const std::string& name) {
   const char* dir = std::getenv("IREE_RT_FAULT_E2E_DIR");
