@@ -4,6 +4,7 @@
 
 #include "api/status_bridge.h"
 #include "api/vm_handles.h"
+#include "base/fault_hook.h"
 #include "base/mapped_file.h"
 #include "iree_rt.h"
 #include "modules/check/check_module.h"
@@ -43,7 +44,9 @@ class CopiedMemory final : public base::RefObject {
  public:
   static constexpr size_t kAlignment = 64;
   explicit CopiedMemory(size_t size)
-      : data_(static_cast<uint8_t*>(std::aligned_alloc(kAlignment, RoundUp(size)))) {
+      : data_(base::AllocationFaultInjected()
+                  ? nullptr
+                  : static_cast<uint8_t*>(std::aligned_alloc(kAlignment, RoundUp(size)))) {
     if (!data_) throw std::bad_alloc();
   }
   ~CopiedMemory() override { std::free(data_); }

@@ -8,15 +8,14 @@ namespace iree_rt::api {
 
 namespace {
 
-// Static storage: reporting an allocation failure must not need an allocation.
-StatusRecord& OutOfMemoryRecord() {
-  static StatusRecord record{IREE_RT_STATUS_RESOURCE_EXHAUSTED, "out of host memory", true};
-  return record;
-}
+// Built when the library loads: reporting an allocation failure must not need an allocation
+// (a function-local static would allocate its message on the first failure, and a throw there
+// would terminate the process).
+StatusRecord g_out_of_memory{IREE_RT_STATUS_RESOURCE_EXHAUSTED, "out of host memory", true};
 
 }  // namespace
 
-iree_rt_status_t OutOfMemoryStatus() noexcept { return ToApiStatus(&OutOfMemoryRecord()); }
+iree_rt_status_t OutOfMemoryStatus() noexcept { return ToApiStatus(&g_out_of_memory); }
 
 iree_rt_status_t MakeApiStatus(const base::Status& status, const char* function) noexcept {
   if (status.ok()) return nullptr;

@@ -8,6 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <new>
+
+#include "base/fault_hook.h"
 
 namespace iree_rt::base {
 namespace {
@@ -78,9 +81,16 @@ StatusOr<Ref<MappedFile>> MappedFile::Open(const std::string& path) {
   // without copying, and iree-compile 3.13.0 emits in-place dispatches that write into such a
   // constant (tests/e2e stablehlo scatter). A written page becomes a private copy instead of a
   // fault; the file is never modified.
-  void* data = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  void* data = AllocationFaultInjected()
+                   ? MAP_FAILED
+                   : ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   if (data == MAP_FAILED) return ErrnoToStatus(errno, "cannot map", path);
-  return Ref<MappedFile>::Adopt(new MappedFile(path, static_cast<const uint8_t*>(data), size));
+  try {
+    return Ref<MappedFile>::Adopt(new MappedFile(path, static_cast<const uint8_t*>(data), size));
+  } catch (const std::bad_alloc&) {
+    ::munmap(data, size);  // LeakSanitizer does not see mappings
+    throw;
+  }
 }
 
 MappedFile::~MappedFile() {

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include "base/fault_hook.h"
+
 namespace iree_rt::vm {
 
 using base::Status;
@@ -114,13 +116,15 @@ StatusOr<base::Ref<Buffer>> Buffer::Allocate(uint64_t length, uint32_t alignment
   // aligned_alloc wants a size that is a multiple of the alignment.
   const size_t size = (std::max<size_t>(static_cast<size_t>(length), 1) + alignment - 1) &
                       ~static_cast<size_t>(alignment - 1);
-  void* allocation = alignment <= alignof(std::max_align_t) ? std::calloc(1, size)
-                                                            : std::aligned_alloc(alignment, size);
+  // The object first: if it cannot be made, there is no data block to leak.
+  base::Ref<Buffer> buffer = base::Ref<Buffer>::Adopt(new Buffer());
+  void* allocation = base::AllocationFaultInjected()              ? nullptr
+                     : alignment <= alignof(std::max_align_t) ? std::calloc(1, size)
+                                                              : std::aligned_alloc(alignment, size);
   if (allocation == nullptr) {
     return base::ResourceExhaustedError("out of memory allocating a buffer of ", length, " bytes");
   }
   if (alignment > alignof(std::max_align_t)) std::memset(allocation, 0, size);
-  base::Ref<Buffer> buffer = base::Ref<Buffer>::Adopt(new Buffer());
   buffer->allocation_ = allocation;
   buffer->data_ = static_cast<uint8_t*>(allocation);
   buffer->length_ = length;

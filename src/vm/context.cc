@@ -1,5 +1,6 @@
 #include "vm/context.h"
 
+#include <new>
 #include <string>
 
 #include "vm/cconv.h"
@@ -60,7 +61,12 @@ StatusOr<base::Ref<Context>> Context::Create(base::Ref<Instance> instance,
 
 Context::~Context() {
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
-    RunOptional(*it, "__deinit").IgnoreError();  // teardown cannot report errors
+    // Teardown cannot report errors, and a destructor must not throw: out of memory, the
+    // module's __deinit is skipped.
+    try {
+      RunOptional(*it, "__deinit").IgnoreError();
+    } catch (const std::bad_alloc&) {
+    }
   }
   // States may hold refs into earlier modules' objects, so they go first and newest first.
   for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) it->state.reset();

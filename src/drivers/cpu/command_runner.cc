@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/fault_hook.h"
 #include "base/inline_vector.h"
 #include "drivers/cpu/executable.h"
 #include "drivers/cpu/task/flush_denormals.h"
@@ -26,7 +27,9 @@ uint8_t* LocalMemory(uint32_t size) {
   if (size == 0) return nullptr;
   if (scratch.size < size) {
     std::free(scratch.data);
-    scratch.data = static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) / 64 * 64));
+    scratch.data = base::AllocationFaultInjected()
+                       ? nullptr
+                       : static_cast<uint8_t*>(std::aligned_alloc(64, (size + 63) / 64 * 64));
     scratch.size = scratch.data ? size : 0;
   }
   return scratch.data;

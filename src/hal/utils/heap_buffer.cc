@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+
+#include "base/fault_hook.h"
 
 namespace iree_rt::hal::utils {
 
@@ -20,12 +23,16 @@ base::StatusOr<base::Ref<HeapBuffer>> HeapBuffer::Allocate(MemoryTypeBits type, 
   if (padded < size || padded > SIZE_MAX) {
     return base::ResourceExhaustedError("allocation of ", size, " bytes is too large for host memory");
   }
-  void* data = std::aligned_alloc(kHeapBufferAlignment, static_cast<size_t>(padded));
+  void* data = base::AllocationFaultInjected()
+                   ? nullptr
+                   : std::aligned_alloc(kHeapBufferAlignment, static_cast<size_t>(padded));
   if (!data) return base::ResourceExhaustedError("out of host memory allocating ", size, " bytes");
   std::memset(data, 0, static_cast<size_t>(padded));
-  return base::Ref<HeapBuffer>::Adopt(new HeapBuffer(type, usage, access, size,
-                                                     static_cast<uint8_t*>(data), true, nullptr,
-                                                     std::move(on_free)));
+  std::unique_ptr<void, void (*)(void*)> owner(data, std::free);  // until the buffer owns it
+  auto* buffer = new HeapBuffer(type, usage, access, size, static_cast<uint8_t*>(data), true,
+                                nullptr, std::move(on_free));
+  owner.release();
+  return base::Ref<HeapBuffer>::Adopt(buffer);
 }
 
 base::Ref<HeapBuffer> HeapBuffer::Wrap(MemoryTypeBits type, BufferUsageBits usage,

@@ -1,6 +1,7 @@
 #include "hal/utils/host_queue.h"
 
 #include <deque>
+#include <new>
 #include <vector>
 
 namespace iree_rt::hal::utils {
@@ -16,7 +17,7 @@ struct HostQueue::Operation {
   std::vector<Ref<Semaphore>> wait_semaphores;
   std::vector<Semaphore::TimepointId> wait_ids;
   std::vector<Ref<Semaphore>> signal_semaphores;
-  std::vector<uint64_t> signal_values;
+  std::vector<SemaphorePoint> signal_points;  // built at submission: Run must not allocate
   Work work;
 };
 
@@ -29,7 +30,10 @@ struct HostQueue::Shared {
 };
 
 HostQueue::HostQueue(Executor executor)
-    : executor_(std::move(executor)), shared_(std::make_shared<Shared>()) {
+    : executor_(std::move(executor)),
+      shared_(std::make_shared<Shared>()),
+      out_of_memory_(base::StatusCode::kResourceExhausted, "out of host memory running queue work"),
+      cancelled_(base::StatusCode::kCancelled, "device destroyed with queue work still waiting") {
   shared_->queue = this;
 }
 
@@ -37,22 +41,25 @@ HostQueue::~HostQueue() {
   // Ops are claimed (dispatched = true) only under shared_->mutex, together with the running
   // count, so every op is either cancelled here or counted and waited for below. A callback that
   // fires later finds its op claimed and never touches this queue.
-  std::vector<std::shared_ptr<Operation>> claimed;
+  // Nothing here allocates (a destructor that throws terminates): the waiting set is taken
+  // whole and the ops already claimed elsewhere are dropped from it.
+  std::set<std::shared_ptr<Operation>> claimed;
   {
     std::lock_guard<std::mutex> lock(shared_->mutex);
-    for (const std::shared_ptr<Operation>& op : shared_->waiting) {
-      std::lock_guard<std::mutex> op_lock(op->mutex);
-      if (!op->dispatched) {
-        op->dispatched = true;
-        claimed.push_back(op);
+    claimed.swap(shared_->waiting);
+    for (auto it = claimed.begin(); it != claimed.end();) {
+      bool taken;
+      {
+        std::lock_guard<std::mutex> op_lock((*it)->mutex);
+        taken = !(*it)->dispatched;
+        (*it)->dispatched = true;
       }
+      it = taken ? std::next(it) : claimed.erase(it);
     }
-    shared_->waiting.clear();
   }
-  Status cancelled(base::StatusCode::kCancelled, "device destroyed with queue work still waiting");
   for (const std::shared_ptr<Operation>& op : claimed) {
     CancelWaits(*op);
-    for (const Ref<Semaphore>& semaphore : op->signal_semaphores) semaphore->Fail(cancelled);
+    for (const Ref<Semaphore>& semaphore : op->signal_semaphores) semaphore->Fail(cancelled_);
     op->work = nullptr;
   }
   std::unique_lock<std::mutex> lock(shared_->mutex);
@@ -61,13 +68,14 @@ HostQueue::~HostQueue() {
 
 void HostQueue::CancelWaits(Operation& op) {
   // Waits registered after the op was decided see |dispatched| and return when they fire.
-  std::vector<Semaphore::TimepointId> ids;
-  {
-    std::lock_guard<std::mutex> lock(op.mutex);
-    ids = op.wait_ids;
-  }
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i]) op.wait_semaphores[i]->CancelNotify(ids[i]);
+  // Reads one id at a time instead of copying them: this runs where allocation must not fail.
+  for (size_t i = 0; i < op.wait_semaphores.size(); ++i) {
+    Semaphore::TimepointId id;
+    {
+      std::lock_guard<std::mutex> lock(op.mutex);
+      id = op.wait_ids[i];
+    }
+    if (id) op.wait_semaphores[i]->CancelNotify(id);
   }
 }
 
@@ -77,8 +85,8 @@ void HostQueue::Submit(std::span<const SemaphorePoint> wait, std::span<const Sem
   op->work = std::move(work);
   for (const SemaphorePoint& point : signal) {
     op->signal_semaphores.push_back(Ref<Semaphore>::Retain(point.semaphore));
-    op->signal_values.push_back(point.value);
   }
+  op->signal_points.assign(signal.begin(), signal.end());
   // One extra count held by Submit itself, so callbacks firing during registration cannot
   // dispatch the op before every wait is registered.
   op->remaining = wait.size() + 1;
@@ -113,7 +121,12 @@ void HostQueue::OnWaitResolved(const std::shared_ptr<Shared>& shared,
     queue = shared->queue;
   }
   if (!op->failure.ok()) CancelWaits(*op);
-  queue->executor_([queue, op] { queue->Run(op); });
+  // The op is claimed and counted as running: it must run even if handing it over fails.
+  try {
+    queue->executor_([queue, op] { queue->Run(op); });
+  } catch (const std::bad_alloc&) {
+    queue->Run(op);
+  }
 }
 
 bool HostQueue::WaitsMet(std::span<const SemaphorePoint> wait) {
@@ -139,14 +152,23 @@ void HostQueue::Finish(std::span<const SemaphorePoint> signal, Status status) {
 
 void HostQueue::Run(const std::shared_ptr<Operation>& op) {
   Status status = op->failure;
-  if (status.ok()) status = op->work();
+  // Work runs on a worker or inside whoever signaled its last wait: an exception has no caller
+  // to reach there, and the signals must be decided either way.
+  if (status.ok()) {
+    try {
+      status = op->work();
+    } catch (const std::bad_alloc&) {
+      status = out_of_memory_;
+    }
+  }
   op->work = nullptr;  // release captured resources before waking anyone
   op->wait_semaphores.clear();
-  std::vector<SemaphorePoint> signal(op->signal_semaphores.size());
-  for (size_t i = 0; i < signal.size(); ++i) {
-    signal[i] = SemaphorePoint{op->signal_semaphores[i].get(), op->signal_values[i]};
+  try {
+    Finish(op->signal_points, std::move(status));
+  } catch (const std::bad_alloc&) {  // building a signal error's message
+    for (const SemaphorePoint& point : op->signal_points) point.semaphore->Fail(out_of_memory_);
   }
-  Finish(signal, std::move(status));
+  op->signal_points.clear();
   op->signal_semaphores.clear();
   std::shared_ptr<Shared> shared = shared_;  // the queue may be destroyed once running hits 0
   std::lock_guard<std::mutex> lock(shared->mutex);

@@ -61,6 +61,9 @@ class HostQueue {
 
   Executor executor_;
   std::shared_ptr<Shared> shared_;
+  // Made up front: Run and the destructor report without allocating.
+  base::Status out_of_memory_;
+  base::Status cancelled_;
 };
 
 }  // namespace iree_rt::hal::utils

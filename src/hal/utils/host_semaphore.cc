@@ -21,7 +21,9 @@ base::StatusOr<uint64_t> HostSemaphore::QueryImpl() {
 }
 
 Status HostSemaphore::SignalImpl(uint64_t value) {
-  std::vector<Callback> ready;
+  // Released timepoints move out as map nodes, which allocates nothing: a failed allocation
+  // half-way would advance the value but lose the callbacks of work waiting on it.
+  TimepointMap ready;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!failure_.ok()) {
@@ -32,30 +34,28 @@ Status HostSemaphore::SignalImpl(uint64_t value) {
     }
     value_ = value;
     auto end = timepoints_.upper_bound(value);
-    for (auto it = timepoints_.begin(); it != end; ++it) {
-      ready.push_back(std::move(it->second.callback));
+    for (auto it = timepoints_.begin(); it != end;) {
       timepoints_by_id_.erase(it->second.id);
+      ready.insert(timepoints_.extract(it++));
     }
-    timepoints_.erase(timepoints_.begin(), end);
     if (waiters_) cv_.notify_all();
   }
   // Callbacks run unlocked: they may signal this very semaphore again.
-  for (Callback& callback : ready) callback(Status::Ok());
+  for (auto& [at, timepoint] : ready) timepoint.callback(Status::Ok());
   return Status::Ok();
 }
 
 void HostSemaphore::FailImpl(Status status) {
-  std::vector<Callback> ready;
+  TimepointMap ready;  // as in SignalImpl: taken whole, without allocating
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!failure_.ok()) return;  // the first failure sticks
     failure_ = status;
-    for (auto& [value, timepoint] : timepoints_) ready.push_back(std::move(timepoint.callback));
-    timepoints_.clear();
+    ready.swap(timepoints_);
     timepoints_by_id_.clear();
     if (waiters_) cv_.notify_all();
   }
-  for (Callback& callback : ready) callback(status);
+  for (auto& [value, timepoint] : ready) timepoint.callback(status);
 }
 
 Status HostSemaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {

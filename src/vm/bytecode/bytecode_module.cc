@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "base/fault_hook.h"
 #include "vm/buffer.h"
 #include "vm/bytecode/interpreter.h"
 #include "vm/bytecode/module_image.h"
@@ -111,7 +112,9 @@ BytecodeModuleState::BytecodeModuleState(BytecodeModule& module, uint32_t global
   if (global_bytes != 0) {
     // The size was bounded by the loader (an i32), so this cannot overflow.
     const size_t size = RoundUp16(global_bytes);
-    global_bytes_ = static_cast<uint8_t*>(std::aligned_alloc(16, size));
+    global_bytes_ = base::AllocationFaultInjected()
+                        ? nullptr
+                        : static_cast<uint8_t*>(std::aligned_alloc(16, size));
     if (global_bytes_) std::memset(global_bytes_, 0, size);
   }
 }

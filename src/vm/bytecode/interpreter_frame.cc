@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "base/fault_hook.h"
 #include "vm/bytecode/bytecode_module.h"
 
 namespace iree_rt::vm::bytecode {
@@ -37,7 +38,9 @@ bool FrameStack::Grow(size_t needed) {
   size_t capacity = std::max(capacity_ * 2, kInitialBytes);
   while (capacity < needed) capacity *= 2;
   capacity = std::min(capacity, kMaxBytes);
-  auto* grown = static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, capacity));
+  auto* grown = base::AllocationFaultInjected()
+                    ? nullptr
+                    : static_cast<uint8_t*>(std::aligned_alloc(kArenaAlignment, capacity));
   if (grown == nullptr) return false;
   // Frames hold no self-pointers and RefSlots are plain pairs, so the arena moves bytewise.
   if (used_ != 0) std::memcpy(grown, base_, used_);
@@ -51,6 +54,10 @@ base::Status FrameStack::Push(const CompiledFunction& function, BytecodeModuleSt
                               uint32_t flags, uint32_t* out_offset) {
   const size_t needed = used_ + function.frame_bytes;
   if (needed > capacity_ && !Grow(needed)) {
+    if (needed <= kMaxBytes) {  // within the limit: the host allocation failed
+      return base::ResourceExhaustedError("out of host memory growing the VM frame arena to ",
+                                          needed, " bytes (calling ", function.name, ")");
+    }
     return base::ResourceExhaustedError("VM stack overflow: frames need more than ", kMaxBytes,
                                         " bytes (calling ", function.name, ")");
   }

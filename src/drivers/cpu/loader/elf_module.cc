@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/fault_hook.h"
 #include "drivers/cpu/loader/elf_format.h"
 #include "drivers/cpu/loader/fat_elf.h"
 
@@ -442,7 +443,10 @@ base::StatusOr<std::unique_ptr<ElfModule>> ElfModule::LoadImpl(std::span<const u
   std::unique_ptr<ElfModule> module(new ElfModule());
   ElfImage& image = module->image_;
   RT_RETURN_IF_ERROR(PlanImage(headers, &image));
-  void* base = mmap(nullptr, image.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* base = base::AllocationFaultInjected()
+                   ? MAP_FAILED
+                   : mmap(nullptr, image.size, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) {
     return base::ResourceExhaustedError("ELF: reserving ", image.size,
                                         " bytes failed: ", std::strerror(errno));

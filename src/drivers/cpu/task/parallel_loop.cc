@@ -1,6 +1,7 @@
 #include "drivers/cpu/task/parallel_loop.h"
 
 #include <algorithm>
+#include <new>
 
 #include "drivers/cpu/task/futex.h"
 
@@ -103,13 +104,23 @@ uint32_t ParallelLoop::DrainAll() {
   return drained;
 }
 
+base::Status ParallelLoop::RunTile(uint32_t tile, uint32_t processor_id) {
+  // Tiles run on workers, where an exception would terminate the process, and on the caller,
+  // where it would leave helpers running a loop whose owner has returned.
+  try {
+    return (*fn_)(tile, processor_id);
+  } catch (const std::bad_alloc&) {
+    return base::Status(base::StatusCode::kResourceExhausted, "out of host memory in a workgroup");
+  }
+}
+
 uint32_t ParallelLoop::Run(uint32_t slot, uint32_t processor_id) {
   uint32_t taken = 0;
   uint32_t tile = 0;
   while (ClaimOwn(slot, &tile) || Steal(slot, &tile)) {
     ++taken;
     if (failed_.load(std::memory_order_relaxed)) continue;  // skipped: the loop already failed
-    base::Status status = (*fn_)(tile, processor_id);
+    base::Status status = RunTile(tile, processor_id);
     if (!status.ok()) {
       if (!failed_.exchange(true, std::memory_order_acq_rel)) error_ = std::move(status);
       taken += DrainAll();

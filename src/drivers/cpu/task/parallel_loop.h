@@ -73,6 +73,8 @@ class ParallelLoop {
   bool ClaimOwn(uint32_t slot, uint32_t* tile);
   bool Steal(uint32_t slot, uint32_t* tile);
   uint32_t DrainAll();
+  // Runs one tile; an allocation failure becomes its RESOURCE_EXHAUSTED status.
+  base::Status RunTile(uint32_t tile, uint32_t processor_id);
 
   const uint32_t slot_count_;
   std::unique_ptr<Chunk[]> chunks_;

@@ -192,11 +192,12 @@ ParallelLoop* TaskExecutor::StartLoop(uint32_t tile_count, const TileFn* fn,
                                       uint32_t helper_wakes) {
   std::lock_guard<std::mutex> lock(mu_);
   if (free_loops_.empty()) {
-    // Grows to the number of loops ever in flight at once, then stays; capacity is reserved so
-    // that ReleaseLoop never allocates.
+    // Grows to the number of loops ever in flight at once, then stays; capacity is reserved
+    // (before the loop is added, so a failure leaves nothing half-done) so that ReleaseLoop
+    // never allocates.
+    free_loops_.reserve(all_loops_.size() + 1);
+    listed_loops_.reserve(all_loops_.size() + 1);
     all_loops_.push_back(std::make_unique<ParallelLoop>(worker_count_ + 1));
-    free_loops_.reserve(all_loops_.size());
-    listed_loops_.reserve(all_loops_.size());
     free_loops_.push_back(all_loops_.back().get());
   }
   ParallelLoop* loop = free_loops_.back();
