@@ -102,6 +102,9 @@ class BytecodeModuleState final : public ModuleState {
   uint32_t global_bytes_size() const { return global_bytes_size_; }
   RefSlot* ref_globals() const { return ref_globals_.get(); }
   uint32_t ref_global_count() const { return ref_global_count_; }
+  uint64_t footprint_bytes() const override {
+    return uint64_t{global_bytes_size_} + uint64_t{ref_global_count_} * sizeof(RefSlot);
+  }
   std::vector<ImportBinding>& imports() { return imports_; }
   // The retained rodata buffer |ordinal| of this state (created on first use).
   const RefSlot& Rodata(uint32_t ordinal);
