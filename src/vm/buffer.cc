@@ -107,13 +107,14 @@ StatusOr<base::Ref<Buffer>> Buffer::Allocate(uint64_t length, uint32_t alignment
     return base::InvalidArgumentError("buffer alignment ", alignment,
                                       " is not a power of two no larger than ", kMaxAlignment);
   }
-  if (length > kMaxLength || length > std::numeric_limits<size_t>::max() - alignment) {
-    return base::ResourceExhaustedError("buffer length ", length, " exceeds the limit of ",
-                                        kMaxLength, " bytes");
-  }
+  // The program's limits first: their message names the setting that governs the request.
   base::MemoryCharge charge;
   if (quota != nullptr) {
     RT_ASSIGN_OR_RETURN(charge, quota->ChargeAllocation(length, "vm.buffer allocation"));
+  }
+  if (length > kMaxLength || length > std::numeric_limits<size_t>::max() - alignment) {
+    return base::ResourceExhaustedError("buffer length ", length, " exceeds the limit of ",
+                                        kMaxLength, " bytes");
   }
   // Never zero bytes: data() stays non-null so memcpy/memset on empty ranges are well defined.
   // aligned_alloc wants a size that is a multiple of the alignment.

@@ -62,6 +62,7 @@ class List : public base::RefObject {
 
  private:
   explicit List(Type element_type) : element_type_(element_type) {}
+  size_t element_size() const;
 
   Type element_type_;
   size_t size_ = 0;
