@@ -20,7 +20,8 @@ StatusOr<MemoryCharge> MemoryCharge::Take(MemoryBudget* budget, uint64_t bytes,
                                           std::string_view what) {
   MemoryCharge charge;
   if (budget == nullptr) return charge;
-  RT_RETURN_IF_ERROR(budget->Charge(bytes, what));
+  // Nothing to charge is never over the limit, even one lowered below the current use.
+  if (bytes != 0) RT_RETURN_IF_ERROR(budget->Charge(bytes, what));
   charge.budget_ = Ref<MemoryBudget>::Retain(budget);
   charge.bytes_ = bytes;
   return charge;

@@ -135,7 +135,7 @@ Status List::Resize(size_t size) {
     if (const base::MemoryBudget* budget = charge_.budget()) {
       const uint64_t used = budget->used(), limit = budget->limit();
       const uint64_t room = limit > used ? (limit - used) / element_size : 0;
-      target = static_cast<size_t>(std::min<uint64_t>(target, capacity_ + room));
+      if (room < target - capacity_) target = capacity_ + static_cast<size_t>(room);
     }
     if (!Reserve(std::max(size, target)).ok()) RT_RETURN_IF_ERROR(Reserve(size));
   }
