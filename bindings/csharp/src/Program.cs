@@ -58,7 +58,16 @@ public sealed class Module : NativeObject {
 /// <summary>
 /// Linked modules with their state. Thread-safe: the runtime serializes calls on one context.
 /// </summary>
+/// <summary>The configurable limits, with the values of iree_rt_limit_t.</summary>
+public enum Limit {
+  MaxCallDepth = 1, MaxListLength = 2, MaxAllocationSize = 3, MaxContextMemory = 4,
+  MaxModuleSize = 5, MaxCallSteps = 6
+}
+
 public sealed class Context : NativeObject {
+  /// <summary>The value that lifts a cap (IREE_RT_LIMIT_UNLIMITED).</summary>
+  public const ulong Unlimited = ulong.MaxValue;
+
   public Context(Instance instance, params Module[] modules)
       : base(HandleKind.RT_KIND_CONTEXT,
              IreeRtNative.context_create(instance, modules, modules.Length)) {}
@@ -67,7 +76,18 @@ public sealed class Context : NativeObject {
   public Function Function(string name) {
     return new Function(IreeRtNative.context_lookup_function(this, name));
   }
-}
+
+  /// <summary>Sets |limit| for this context's later calls.</summary>
+  public void SetLimit(Limit limit, ulong value) {
+    IreeRtNative.context_set_limit(this, (int)limit, unchecked((long)value));
+  }
+
+  public ulong GetLimit(Limit limit) {
+    return unchecked((ulong)IreeRtNative.context_get_limit(this, (int)limit));
+  }
+
+  /// <summary>Bytes the context's programs hold now (counted against MaxContextMemory).</summary>
+  public ulong MemoryUsed { get { return unchecked((ulong)IreeRtNative.context_memory_used(this)); } }
 
 /// <summary>
 /// A function of a context. Thread-safe: Call may run on several threads at once. For hot loops,

@@ -339,8 +339,9 @@ static_assert(core::CallVariadicYieldable == 0x88 && f32::CastUI64F32 == 0x3D &&
 #define BRANCH_TO(target)                                              \
   {                                                                    \
     const uint8_t* next_ip_ = cold.code + (target) + 1;                \
-    if (next_ip_ <= ip && __builtin_expect(cold.stack->steps_left-- == 0, 0)) { \
-      goto steps_exhausted;                                            \
+    if (next_ip_ <= ip) {                                              \
+      if (__builtin_expect(cold.stack->steps_left == 0, 0)) goto steps_exhausted; \
+      --cold.stack->steps_left;                                        \
     }                                                                  \
     ip = next_ip_;                                                     \
     DISPATCH();                                                        \
@@ -1352,7 +1353,8 @@ invalid_ext_opcode:
   goto trap_ext;
 
 push_frame : {
-  if (__builtin_expect(cold.stack->steps_left-- == 0, 0)) goto steps_exhausted;
+  if (__builtin_expect(cold.stack->steps_left == 0, 0)) goto steps_exhausted;
+  --cold.stack->steps_left;
   uint32_t callee_offset;
   if (!cold.frames->TryPush(cold.call_fn, cold.call_fn->frame_bytes, cold.call_fn->i32_bytes, cold.call_fn->ref_slots,
                       cold.call_state, 0, &callee_offset)) {
@@ -1392,7 +1394,6 @@ division_by_zero:
   TRAP();
 
 steps_exhausted:
-  cold.stack->steps_left = 0;  // the decrement that found it empty wrapped around
   status = cold.stack->StepsExhausted();
   TRAP();
 
