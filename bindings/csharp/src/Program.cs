@@ -55,15 +55,15 @@ public sealed class Module : NativeObject {
   }
 }
 
-/// <summary>
-/// Linked modules with their state. Thread-safe: the runtime serializes calls on one context.
-/// </summary>
 /// <summary>The configurable limits, with the values of iree_rt_limit_t.</summary>
 public enum Limit {
   MaxCallDepth = 1, MaxListLength = 2, MaxAllocationSize = 3, MaxContextMemory = 4,
   MaxModuleSize = 5, MaxCallSteps = 6
 }
 
+/// <summary>
+/// Linked modules with their state. Thread-safe: the runtime serializes calls on one context.
+/// </summary>
 public sealed class Context : NativeObject {
   /// <summary>The value that lifts a cap (IREE_RT_LIMIT_UNLIMITED).</summary>
   public const ulong Unlimited = ulong.MaxValue;
@@ -88,6 +88,7 @@ public sealed class Context : NativeObject {
 
   /// <summary>Bytes the context's programs hold now (counted against MaxContextMemory).</summary>
   public ulong MemoryUsed { get { return unchecked((ulong)IreeRtNative.context_memory_used(this)); } }
+}
 
 /// <summary>
 /// A function of a context. Thread-safe: Call may run on several threads at once. For hot loops,
