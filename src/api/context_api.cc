@@ -61,8 +61,8 @@ iree_rt_status_t iree_rt_context_set_limit(iree_rt_context_t context, iree_rt_li
   return Guard(__func__, [&]() -> Status {
     RT_ASSIGN_OR_RETURN(ContextHandle * c, FromHandle(context, "context"));
     if (limit == IREE_RT_LIMIT_MAX_MODULE_SIZE) {
-      return base::InvalidArgumentError(
-          "IREE_RT_LIMIT_MAX_MODULE_SIZE applies when modules load: set it on the instance options");
+      return base::InvalidArgumentError("IREE_RT_LIMIT_MAX_MODULE_SIZE applies when modules load: ",
+                                        "set it on the instance options");
     }
     std::lock_guard<std::mutex> lock(c->call_mutex);
     vm::Limits limits = c->context->limits();

@@ -62,7 +62,8 @@ Status ApplyLimitFlag(const std::string& flag, vm::Limits* limits) {
     errno = 0;
     number = std::strtoull(value.c_str(), &end, 0);
     if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0) {
-      return base::InvalidArgumentError("bad --limit=", flag, " (VALUE is a number or 'unlimited')");
+      return base::InvalidArgumentError("bad --limit=", flag,
+                                        " (VALUE is a number or 'unlimited')");
     }
   }
   return vm::SetLimit(*limits, id, number).Annotate(base::StrCat("--limit=", flag));

@@ -87,7 +87,9 @@ public sealed class Context : NativeObject {
   }
 
   /// <summary>Bytes the context's programs hold now (counted against MaxContextMemory).</summary>
-  public ulong MemoryUsed { get { return unchecked((ulong)IreeRtNative.context_memory_used(this)); } }
+  public ulong MemoryUsed {
+    get { return unchecked((ulong)IreeRtNative.context_memory_used(this)); }
+  }
 }
 
 /// <summary>

@@ -21,7 +21,7 @@ public final class InstanceOptions extends NativeObject {
     return this;
   }
 
-  /** Sets |limit| for every context of the instance (RESOURCE_EXHAUSTED when a program passes it). */
+  /** Sets |limit| for every context of the instance (programs passing it fail their call). */
   public InstanceOptions setLimit(Limit limit, long value) {
     IreeRtNative.instance_options_set_limit(this, limit.value(), value);
     return this;
