@@ -202,6 +202,47 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_options_set_device_param(
     iree_rt_instance_options_t options, const char* driver_name, const char* key,
     const char* value);
 
+// Limits: caps on what programs may use, so a runaway or hostile module fails its call with a
+// status instead of exhausting the process. Each context starts with its instance's limits
+// (iree_rt_instance_options_set_limit) and may change them (iree_rt_context_set_limit). Passing
+// one fails the operation (the call, the context creation or the module load) with
+// RESOURCE_EXHAUSTED and a message naming the limit (e.g. "IREE_RT_LIMIT_MAX_CALL_DEPTH"), the
+// amount asked for and the cap; the context stays usable and what the failed call allocated is
+// released. Limits are checked on hot data only: no call pays more than a compare per check.
+typedef enum iree_rt_limit_e {
+  // Not a limit (INVALID_ARGUMENT).
+  IREE_RT_LIMIT_UNSPECIFIED = 0,
+  // Nested calls (bytecode frames and native calls) of one call into a context. Default 1024.
+  IREE_RT_LIMIT_MAX_CALL_DEPTH = 1,
+  // Elements of one list a program grows (vm.list). Default 16777216 (2^24). A larger
+  // capacity hint (list.reserve) is clamped to it; a longer list fails.
+  IREE_RT_LIMIT_MAX_LIST_LENGTH = 2,
+  // Bytes of one buffer a program allocates: VM buffers and, through the hal module, HAL
+  // buffers (hal.allocator.allocate, hal.device.queue.alloca). Default 17179869184 (16 GiB);
+  // VM buffers are also capped at 4 GiB by their format.
+  IREE_RT_LIMIT_MAX_ALLOCATION_SIZE = 3,
+  // Bytes a context's programs hold at once: VM buffers, list storage, module globals and HAL
+  // buffers the hal module allocates for it. Memory is returned to the context when the objects
+  // die (results the caller keeps count until released). Default unlimited.
+  IREE_RT_LIMIT_MAX_CONTEXT_MEMORY = 4,
+  // Bytes of a module file or image at load (instance-wide only). Default 17179869184 (16 GiB).
+  IREE_RT_LIMIT_MAX_MODULE_SIZE = 5,
+  // Backward branches plus calls one call into a context may execute: a budget against runaway
+  // loops, counted only at loop back-edges and calls. Exhausting it gives RESOURCE_EXHAUSTED
+  // (not DEADLINE_EXCEEDED: it counts steps, not time). Default unlimited.
+  IREE_RT_LIMIT_MAX_CALL_STEPS = 6,
+  IREE_RT_LIMIT_FORCE32 = 0x7FFFFFFF
+} iree_rt_limit_t;
+
+// A limit value that lifts the cap.
+#define IREE_RT_LIMIT_UNLIMITED 0xFFFFFFFFFFFFFFFFull
+
+// Sets |limit| to |value| for the instance: every context it creates starts with it, and
+// MAX_MODULE_SIZE applies to modules it loads. Setting a limit again replaces the value.
+// Errors: INVALID_ARGUMENT for an unknown |limit| or a |value| of 0.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_options_set_limit(
+    iree_rt_instance_options_t options, iree_rt_limit_t limit, uint64_t value);
+
 // Creates an instance. |abi_version| must be IREE_RT_ABI_VERSION of the header the caller was
 // compiled with: INCOMPATIBLE if its major version differs from the library's or its minor
 // version is newer. |options| is nullable (defaults); it is copied, not retained.
@@ -1059,6 +1100,25 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_context_create(iree_rt_instance_t instan
 
 IREE_RT_EXPORT void iree_rt_context_retain(iree_rt_context_t context);
 IREE_RT_EXPORT void iree_rt_context_release(iree_rt_context_t context);
+
+// Sets |limit| of |context| to |value| for its later calls (waiting for a call in progress to
+// end). Lowering MAX_CONTEXT_MEMORY below what the context holds fails only later allocations.
+// Errors: INVALID_ARGUMENT for an unknown |limit|, a |value| of 0, or MAX_MODULE_SIZE (modules
+// are loaded by the instance).
+IREE_RT_EXPORT iree_rt_status_t iree_rt_context_set_limit(iree_rt_context_t context,
+                                                          iree_rt_limit_t limit, uint64_t value);
+
+// Returns the value of |limit| for |context|.
+// Errors: INVALID_ARGUMENT for an unknown |limit|.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_context_get_limit(iree_rt_context_t context,
+                                                          iree_rt_limit_t limit,
+                                                          uint64_t* out_value);
+
+// Returns the bytes |context| holds now against IREE_RT_LIMIT_MAX_CONTEXT_MEMORY: its modules'
+// globals plus the live buffers and lists its programs allocated (including those the caller
+// still holds). May be read while the context runs.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_context_memory_used(iree_rt_context_t context,
+                                                            uint64_t* out_bytes);
 
 // Finds the function |name| ("module.function", or a bare name looked up in the last module)
 // and returns it with one reference the caller owns. A function retains its context.

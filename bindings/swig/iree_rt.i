@@ -31,7 +31,7 @@
 %apply long long { uint64_t, int64_t, size_t };
 %apply int { int32_t, uint32_t };
 %apply int { iree_rt_status_code_t, iree_rt_value_type_t, iree_rt_encoding_type_t,
-             iree_rt_wait_mode_t, iree_rt_memory_statistic_t };
+             iree_rt_wait_mode_t, iree_rt_memory_statistic_t, iree_rt_limit_t };
 %apply int { iree_rt_memory_type_t, iree_rt_buffer_usage_t, iree_rt_memory_access_t,
              iree_rt_element_type_t, iree_rt_module_load_flags_t };
 
@@ -198,7 +198,8 @@ RT_OUT_TYPEMAPS(const char*, STRING)
   iree_rt_status_t iree_rt_buffer_view_element_count, iree_rt_status_t iree_rt_semaphore_query,
   iree_rt_status_t iree_rt_fence_size, iree_rt_status_t iree_rt_module_function_count,
   iree_rt_status_t iree_rt_module_function_attr_count, iree_rt_status_t iree_rt_value_list_size,
-  iree_rt_status_t iree_rt_value_list_get_i64
+  iree_rt_status_t iree_rt_value_list_get_i64, iree_rt_status_t iree_rt_context_get_limit,
+  iree_rt_status_t iree_rt_context_memory_used
 };
 %apply iree_rt_status_t RT_RET_INT {
   iree_rt_status_t iree_rt_buffer_view_encoding, iree_rt_status_t iree_rt_value_list_get_type,

@@ -21,6 +21,16 @@ using api::Guard;
 using api::ModuleHandle;
 using api::ValueListHandle;
 
+// The C enum and vm::LimitId share their values; vm::SetLimit validates them.
+static_assert(IREE_RT_LIMIT_MAX_CALL_DEPTH == static_cast<int>(vm::LimitId::kMaxCallDepth));
+static_assert(IREE_RT_LIMIT_MAX_LIST_LENGTH == static_cast<int>(vm::LimitId::kMaxListLength));
+static_assert(IREE_RT_LIMIT_MAX_ALLOCATION_SIZE ==
+              static_cast<int>(vm::LimitId::kMaxAllocationSize));
+static_assert(IREE_RT_LIMIT_MAX_CONTEXT_MEMORY == static_cast<int>(vm::LimitId::kMaxContextMemory));
+static_assert(IREE_RT_LIMIT_MAX_MODULE_SIZE == static_cast<int>(vm::LimitId::kMaxModuleSize));
+static_assert(IREE_RT_LIMIT_MAX_CALL_STEPS == static_cast<int>(vm::LimitId::kMaxCallSteps));
+static_assert(IREE_RT_LIMIT_UNLIMITED == vm::kUnlimited);
+
 iree_rt_status_t iree_rt_context_create(iree_rt_instance_t instance,
                                         const iree_rt_module_t* modules, size_t module_count,
                                         iree_rt_context_t* out_context) {
@@ -45,6 +55,44 @@ iree_rt_status_t iree_rt_context_create(iree_rt_instance_t instance,
 
 void iree_rt_context_retain(iree_rt_context_t context) { api::RetainHandle(context); }
 void iree_rt_context_release(iree_rt_context_t context) { api::ReleaseHandle(context); }
+
+iree_rt_status_t iree_rt_context_set_limit(iree_rt_context_t context, iree_rt_limit_t limit,
+                                           uint64_t value) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(ContextHandle * c, FromHandle(context, "context"));
+    if (limit == IREE_RT_LIMIT_MAX_MODULE_SIZE) {
+      return base::InvalidArgumentError("IREE_RT_LIMIT_MAX_MODULE_SIZE applies when modules load: ",
+                                        "set it on the instance options");
+    }
+    std::lock_guard<std::mutex> lock(c->call_mutex);
+    vm::Limits limits = c->context->limits();
+    RT_RETURN_IF_ERROR(vm::SetLimit(limits, static_cast<uint32_t>(limit), value));
+    c->context->set_limits(limits);
+    return Status::Ok();
+  });
+}
+
+iree_rt_status_t iree_rt_context_get_limit(iree_rt_context_t context, iree_rt_limit_t limit,
+                                           uint64_t* out_value) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(ContextHandle * c, FromHandle(context, "context"));
+    RT_RETURN_IF_ERROR(CheckNotNull(out_value, "out_value"));
+    std::lock_guard<std::mutex> lock(c->call_mutex);
+    vm::Limits limits = c->context->limits();
+    RT_ASSIGN_OR_RETURN(uint64_t * field, vm::LimitField(limits, static_cast<uint32_t>(limit)));
+    *out_value = *field;
+    return Status::Ok();
+  });
+}
+
+iree_rt_status_t iree_rt_context_memory_used(iree_rt_context_t context, uint64_t* out_bytes) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(ContextHandle * c, FromHandle(context, "context"));
+    RT_RETURN_IF_ERROR(CheckNotNull(out_bytes, "out_bytes"));
+    *out_bytes = c->context->memory_used();
+    return Status::Ok();
+  });
+}
 
 iree_rt_status_t iree_rt_context_lookup_function(iree_rt_context_t context, const char* name,
                                                  iree_rt_function_t* out_function) {

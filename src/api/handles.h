@@ -83,6 +83,7 @@ struct InstanceOptionsHandle final : HandleObject {
   std::vector<std::string> allowed_drivers;
   // driver name -> (key -> value)
   std::map<std::string, std::map<std::string, std::string>, std::less<>> device_params;
+  vm::Limits limits;
 };
 
 struct DeviceOptionsHandle final : HandleObject {

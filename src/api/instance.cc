@@ -42,7 +42,10 @@ StatusOr<Ref<InstanceHandle>> InstanceHandle::Create(const InstanceOptionsHandle
       instance->driver_names_.push_back(name);
     }
   }
-  if (options) instance->device_params_ = options->device_params;
+  if (options) {
+    instance->device_params_ = options->device_params;
+    instance->vm_instance_->set_limits(options->limits);
+  }
   return instance;
 }
 

@@ -58,6 +58,14 @@ iree_rt_status_t iree_rt_instance_options_set_device_param(iree_rt_instance_opti
   });
 }
 
+iree_rt_status_t iree_rt_instance_options_set_limit(iree_rt_instance_options_t options,
+                                                   iree_rt_limit_t limit, uint64_t value) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(InstanceOptionsHandle * o, FromHandle(options, "options"));
+    return iree_rt::vm::SetLimit(o->limits, static_cast<uint32_t>(limit), value);
+  });
+}
+
 iree_rt_status_t iree_rt_instance_create(uint32_t abi_version, iree_rt_instance_options_t options,
                                          iree_rt_instance_t* out_instance) {
   return Guard(__func__, [&]() -> Status {

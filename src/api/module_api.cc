@@ -94,6 +94,7 @@ iree_rt_status_t iree_rt_module_load_memory(iree_rt_instance_t instance, const v
     }
     std::span<const uint8_t> bytes(static_cast<const uint8_t*>(data), size);
     if (flags & IREE_RT_MODULE_LOAD_FLAG_COPY) {
+      RT_RETURN_IF_ERROR(vm::bytecode::BytecodeModule::CheckSize(i->vm_instance(), size));
       auto copy = MakeRef<CopiedMemory>(size);
       if (size) std::memcpy(copy->data(), data, size);
       bytes = std::span<const uint8_t>(copy->data(), size);

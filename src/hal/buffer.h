@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/memory_budget.h"
 #include "base/ref_object.h"
 #include "base/status.h"
 
@@ -124,6 +125,10 @@ class Buffer : public base::RefObject {
   // Validates a fill's pattern length and alignment (shared by queue and command buffer fills).
   static base::Status ValidateFillPattern(uint64_t offset, uint64_t length, uint32_t pattern_length);
 
+  // Makes the root allocation hold |charge| (its share of a context's memory budget) until it is
+  // destroyed. Called by whoever allocated it, before the buffer is shared.
+  void AttachCharge(base::MemoryCharge charge) { allocated_buffer()->charge_ = std::move(charge); }
+
  protected:
   // Root buffer.
   Buffer(MemoryTypeBits type, BufferUsageBits usage, MemoryAccessBits access, uint64_t length);
@@ -141,6 +146,7 @@ class Buffer : public base::RefObject {
   uint64_t byte_length_;
   base::Ref<Buffer> root_;
   std::atomic<uint32_t> preserve_count_{1};  // meaningful on root buffers only
+  base::MemoryCharge charge_;                 // root buffers only
 };
 
 }  // namespace iree_rt::hal

@@ -1,5 +1,7 @@
 #include "tooling/run_session.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <utility>
 
 #include "api/driver_registration.h"
@@ -15,6 +17,7 @@
 #include "tooling/function_io.h"
 #include "vm/bytecode/bytecode_module.h"
 #include "vm/cconv.h"
+#include "vm/limits.h"
 #include "vm/ref.h"
 
 namespace iree_rt::tooling {
@@ -45,6 +48,27 @@ StatusOr<T> Annotated(StatusOr<T> result, std::string_view what, std::string_vie
   return status.Annotate(base::StrCat(what, " '", name, "'"));
 }
 
+// "NAME=VALUE" of a --limit flag into |limits|.
+Status ApplyLimitFlag(const std::string& flag, vm::Limits* limits) {
+  const size_t eq = flag.find('=');
+  if (eq == std::string::npos) {
+    return base::InvalidArgumentError("bad --limit=", flag, " (expected NAME=VALUE)");
+  }
+  RT_ASSIGN_OR_RETURN(uint32_t id, vm::LimitIdByName(flag.substr(0, eq)));
+  const std::string value = flag.substr(eq + 1);
+  uint64_t number = vm::kUnlimited;
+  if (value != "unlimited") {
+    char* end = nullptr;
+    errno = 0;
+    number = std::strtoull(value.c_str(), &end, 0);
+    if (value.empty() || value[0] == '-' || *end != '\0' || errno != 0) {
+      return base::InvalidArgumentError("bad --limit=", flag,
+                                        " (VALUE is a number or 'unlimited')");
+    }
+  }
+  return vm::SetLimit(*limits, id, number).Annotate(base::StrCat("--limit=", flag));
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& options) {
@@ -54,6 +78,9 @@ StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& o
   std::unique_ptr<RunSession> session(new RunSession());
   session->instance_ = vm::Instance::Create();
   RT_RETURN_IF_ERROR(modules::hal::RegisterRefTypes(*session->instance_));
+  vm::Limits limits;
+  for (const std::string& flag : options.limits) RT_RETURN_IF_ERROR(ApplyLimitFlag(flag, &limits));
+  session->instance_->set_limits(limits);
 
   hal::DriverRegistry registry;
   RT_RETURN_IF_ERROR(drivers::RegisterEnabledDrivers(registry));

@@ -29,6 +29,7 @@ namespace iree_rt::tooling {
 struct SessionOptions {
   std::vector<std::string> device_uris;   // --device flags, in order; empty means {"local-task"}
   std::vector<std::string> module_paths;  // --module flags, in order; the last is the main module
+  std::vector<std::string> limits;        // --limit flags: "max_call_depth=64", "...=unlimited"
 };
 
 // An instance, the devices, the hal and check modules, the loaded modules and one context over

@@ -102,11 +102,17 @@ uint64_t SipHash24(std::span<const uint8_t> data) {
 
 Buffer::~Buffer() { std::free(allocation_); }
 
-StatusOr<base::Ref<Buffer>> Buffer::Allocate(uint64_t length, uint32_t alignment, uint32_t access) {
+StatusOr<base::Ref<Buffer>> Buffer::Allocate(uint64_t length, uint32_t alignment, uint32_t access,
+                                             const ContextQuota* quota) {
   if (alignment == 0) alignment = kDefaultAlignment;
   if ((alignment & (alignment - 1)) != 0 || alignment > kMaxAlignment) {
     return base::InvalidArgumentError("buffer alignment ", alignment,
                                       " is not a power of two no larger than ", kMaxAlignment);
+  }
+  // The program's limits first: their message names the setting that governs the request.
+  base::MemoryCharge charge;
+  if (quota != nullptr) {
+    RT_ASSIGN_OR_RETURN(charge, quota->ChargeAllocation(length, "vm.buffer allocation"));
   }
   if (length > kMaxLength || length > std::numeric_limits<size_t>::max() - alignment) {
     return base::ResourceExhaustedError("buffer length ", length, " exceeds the limit of ",
@@ -129,6 +135,7 @@ StatusOr<base::Ref<Buffer>> Buffer::Allocate(uint64_t length, uint32_t alignment
   buffer->data_ = static_cast<uint8_t*>(allocation);
   buffer->length_ = length;
   buffer->access_ = access;
+  buffer->charge_ = std::move(charge);
   return buffer;
 }
 
@@ -144,10 +151,10 @@ base::Ref<Buffer> Buffer::WrapReadOnly(std::span<const uint8_t> data,
 }
 
 StatusOr<base::Ref<Buffer>> Buffer::Clone(const Buffer& source, uint64_t offset, uint64_t length,
-                                          uint32_t alignment) {
+                                          uint32_t alignment, const ContextQuota* quota) {
   RT_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes, source.ReadRange(offset, length));
   RT_ASSIGN_OR_RETURN(base::Ref<Buffer> clone,
-                      Allocate(length, alignment, kMutable | kOriginGuest));
+                      Allocate(length, alignment, kMutable | kOriginGuest, quota));
   if (!bytes.empty()) std::memcpy(clone->data_, bytes.data(), bytes.size());
   return clone;
 }

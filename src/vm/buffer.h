@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <span>
 
+#include "base/memory_budget.h"
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "vm/limits.h"
 #include "vm/ref.h"
 
 namespace iree_rt::vm {
@@ -26,15 +28,19 @@ class Buffer : public base::RefObject {
   };
 
   // A zero-filled mutable buffer; |alignment| 0 means 16. Alignment must be a power of two.
+  // With a |quota| (a program's allocation), |length| is checked against its allocation size
+  // limit and charged to its memory budget until the buffer is destroyed.
   static base::StatusOr<base::Ref<Buffer>> Allocate(uint64_t length, uint32_t alignment,
-                                                     uint32_t access = kMutable | kOriginGuest);
+                                                     uint32_t access = kMutable | kOriginGuest,
+                                                     const ContextQuota* quota = nullptr);
   // A read-only buffer over |data|, kept valid by |keep_alive| (the module) while referenced.
   static base::Ref<Buffer> WrapReadOnly(std::span<const uint8_t> data,
                                         base::Ref<base::RefObject> keep_alive,
                                         uint32_t access = kOriginModule);
   // A new mutable buffer holding bytes [offset, offset+length) of |source|.
   static base::StatusOr<base::Ref<Buffer>> Clone(const Buffer& source, uint64_t offset,
-                                                  uint64_t length, uint32_t alignment);
+                                                  uint64_t length, uint32_t alignment,
+                                                  const ContextQuota* quota = nullptr);
 
   uint64_t length() const { return length_; }
   uint32_t access() const { return access_; }
@@ -73,6 +79,7 @@ class Buffer : public base::RefObject {
   uint32_t access_ = 0;
   void* allocation_ = nullptr;  // owned storage, or null when aliasing
   base::Ref<base::RefObject> keep_alive_;
+  base::MemoryCharge charge_;
 };
 
 extern const RefType kBufferType;  // "vm.buffer"

@@ -1,5 +1,6 @@
 #include "vm/context.h"
 
+#include <algorithm>
 #include <new>
 #include <string>
 
@@ -19,8 +20,9 @@ namespace {
 thread_local std::unique_ptr<Stack> t_spare_stack;
 
 // Runs a call on its own stack, resuming whichever module suspended until it stops yielding.
-Status CallToCompletion(Module& module, ModuleState& state, uint32_t export_ordinal,
-                        std::span<const Value> args, std::span<Value> results) {
+Status CallToCompletion(const Limits& limits, Module& module, ModuleState& state,
+                        uint32_t export_ordinal, std::span<const Value> args,
+                        std::span<Value> results) {
   std::unique_ptr<Stack> owned = t_spare_stack ? std::move(t_spare_stack) : std::make_unique<Stack>();
   struct Recycle {
     std::unique_ptr<Stack>& stack;
@@ -29,6 +31,8 @@ Status CallToCompletion(Module& module, ModuleState& state, uint32_t export_ordi
     }
   } recycle{owned};
   Stack& stack = *owned;
+  stack.set_limits(static_cast<size_t>(std::min<uint64_t>(limits.max_call_depth, SIZE_MAX)),
+                   limits.max_call_steps);
   Status status = module.Call(stack, state, export_ordinal, args, results);
   while (status.code() == StatusCode::kDeferred) {
     Module* suspended = stack.suspended();
@@ -46,6 +50,16 @@ std::string ImportName(const ImportInfo& import) {
 }
 
 }  // namespace
+
+Context::Context(base::Ref<Instance> instance) : instance_(std::move(instance)) {
+  quota_.limits = instance_->limits();
+  quota_.budget = base::MakeRef<base::MemoryBudget>(quota_.limits.max_context_memory);
+}
+
+void Context::set_limits(const Limits& limits) {
+  quota_.limits = limits;
+  quota_.budget->set_limit(limits.max_context_memory);
+}
 
 StatusOr<base::Ref<Context>> Context::Create(base::Ref<Instance> instance,
                                              std::span<const base::Ref<Module>> modules) {
@@ -88,9 +102,19 @@ Status Context::Register(base::Ref<Module> module) {
     Status status = state.status();
     return status.Annotate(context);
   }
-  Entry entry{module, std::move(state).value(), {}};
+  Entry entry{module, std::move(state).value(), {}, {}};
   for (const ExportInfo& info : module->exports()) entry.cconvs.push_back(ParseCconv(info.cconv));
   if (!entry.state) return base::InternalError("module '", name, "' created a null state");
+  entry.state->set_quota(&quota_);
+  {
+    StatusOr<base::MemoryCharge> footprint = base::MemoryCharge::Take(
+        quota_.budget.get(), entry.state->footprint_bytes(), "the module's globals");
+    if (!footprint.ok()) {
+      Status status = footprint.status();
+      return status.Annotate(context);
+    }
+    entry.footprint = std::move(footprint).value();
+  }
 
   for (const Dependency& dependency : module->dependencies()) {
     const Entry* found = find_module(dependency.name);
@@ -160,7 +184,7 @@ Status Context::RunOptional(Entry& entry, std::string_view export_name) {
                                       "calling convention is '",
                                       info.cconv, "'");
   }
-  Status status = CallToCompletion(*entry.module, *entry.state, *ordinal, {}, {});
+  Status status = CallToCompletion(quota_.limits, *entry.module, *entry.state, *ordinal, {}, {});
   if (!status.ok()) status.Annotate(base::StrCat("invoking function '", export_name, "'"));
   return status;
 }
@@ -221,8 +245,8 @@ Status Context::Invoke(const Function& function, std::span<const Value> args,
   if (status.ok()) {
     results->clear();
     results->resize(cconv->results.size());
-    status = CallToCompletion(*function.module, *function.state, function.export_ordinal, args,
-                              *results);
+    status = CallToCompletion(quota_.limits, *function.module, *function.state,
+                              function.export_ordinal, args, *results);
   }
   // Failures recorded without stopping the program (check expectations) fail the call, after
   // it ran to completion, and are cleared either way so the next call starts clean.

@@ -16,6 +16,7 @@
 #include "base/status.h"
 #include "vm/cconv.h"
 #include "vm/instance.h"
+#include "vm/limits.h"
 #include "vm/module.h"
 #include "vm/value.h"
 
@@ -42,6 +43,13 @@ class Context : public base::RefObject {
                       std::vector<Value>* results);
 
   Instance& instance() const { return *instance_; }
+
+  // The context's limits: the instance's when created. Changing them applies to later calls;
+  // a lower memory cap fails only later allocations. Not synchronized with Invoke.
+  const Limits& limits() const { return quota_.limits; }
+  void set_limits(const Limits& limits);
+  // Bytes the context's programs hold now (its memory budget's use).
+  uint64_t memory_used() const { return quota_.budget->used(); }
   size_t module_count() const { return entries_.size(); }
   Module& module(size_t index) const { return *entries_[index].module; }
 
@@ -53,12 +61,14 @@ class Context : public base::RefObject {
     std::unique_ptr<ModuleState> state;
     // Each export's parsed cconv (an invalid one as its error), so Invoke does not parse.
     std::vector<base::StatusOr<Cconv>> cconvs;
+    base::MemoryCharge footprint;  // the state's globals
   };
-  explicit Context(base::Ref<Instance> instance) : instance_(std::move(instance)) {}
+  explicit Context(base::Ref<Instance> instance);
   base::Status Register(base::Ref<Module> module);
   base::Status RunOptional(Entry& entry, std::string_view export_name);
 
   base::Ref<Instance> instance_;
+  ContextQuota quota_;  // outlives every state in |entries_|, which point at it
   std::vector<Entry> entries_;
 };
 

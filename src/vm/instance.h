@@ -11,6 +11,7 @@
 
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "vm/limits.h"
 #include "vm/ref.h"
 #include "vm/type.h"
 
@@ -30,11 +31,17 @@ class Instance : public base::RefObject {
   // "!vm.list<...>" → vm.list, "!x.y" → registered type x.y, else NOT_FOUND naming it.
   base::StatusOr<Type> ResolveTypeName(std::string_view full_name) const;
 
+  // The limits new contexts start with and modules are loaded under. Set before creating
+  // contexts or loading modules (not synchronized with them).
+  const Limits& limits() const { return limits_; }
+  void set_limits(const Limits& limits) { limits_ = limits; }
+
  private:
   Instance();
 
   mutable std::mutex mutex_;
   std::vector<const RefType*> types_;
+  Limits limits_;
 };
 
 }  // namespace iree_rt::vm

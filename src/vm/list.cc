@@ -78,27 +78,38 @@ bool RefMatches(const Ref& ref, Type expected) {
 
 }  // namespace
 
-StatusOr<base::Ref<List>> List::Create(Type element_type, size_t initial_capacity) {
+StatusOr<base::Ref<List>> List::Create(Type element_type, size_t initial_capacity,
+                                       const ContextQuota* quota) {
   if (element_type.value_type == ValueType::kNone && element_type.ref_type != nullptr) {
     return base::InvalidArgumentError("list element type has a ref type but is not a ref");
   }
   base::Ref<List> list = base::Ref<List>::Adopt(new List(element_type));
+  if (quota != nullptr) {
+    list->max_length_ = quota->limits.max_list_length;
+    RT_ASSIGN_OR_RETURN(list->charge_, base::MemoryCharge::Take(quota->budget.get(), 0, "vm.list"));
+  }
   RT_RETURN_IF_ERROR(list->Reserve(initial_capacity));
   return list;
 }
 
 List::~List() = default;
 
+size_t List::element_size() const {
+  if (element_type_.is_value()) return ValueTypeSize(element_type_.value_type);
+  if (element_type_.is_ref()) return sizeof(Ref);
+  return sizeof(Value);
+}
+
 Status List::Reserve(size_t capacity) {
+  if (capacity > max_length_) capacity = static_cast<size_t>(max_length_);
   if (capacity <= capacity_) return Status();
-  size_t element_size = sizeof(Value);
-  if (element_type_.is_value()) element_size = ValueTypeSize(element_type_.value_type);
-  if (element_type_.is_ref()) element_size = sizeof(Ref);
+  const size_t element_size = this->element_size();
   const size_t max_capacity = kMaxStorageBytes / element_size;
   if (capacity > max_capacity) {
     return base::ResourceExhaustedError("list capacity ", capacity, " exceeds the limit of ",
                                         max_capacity, " elements");
   }
+  RT_RETURN_IF_ERROR(charge_.Resize(uint64_t{capacity} * element_size, "vm.list storage"));
   if (element_type_.is_value()) {
     bytes_.reserve(capacity * element_size);
   } else if (element_type_.is_ref()) {
@@ -111,10 +122,22 @@ Status List::Reserve(size_t capacity) {
 }
 
 Status List::Resize(size_t size) {
+  if (size > max_length_) {
+    return LimitExceeded("vm.list length", size, "elements", max_length_, "MAX_LIST_LENGTH");
+  }
   if (size > capacity_) {
-    // Geometric growth keeps repeated Push linear; the exact size is the fallback near the limit.
-    const size_t doubled = capacity_ > SIZE_MAX / 2 ? SIZE_MAX : capacity_ * 2;
-    if (!Reserve(std::max(size, doubled)).ok()) RT_RETURN_IF_ERROR(Reserve(size));
+    // Geometric growth keeps repeated Push linear. Near a cap it stops at the cap (storage or
+    // memory budget) in one step rather than growing by one element per push, which would copy
+    // the whole list each time.
+    const size_t element_size = this->element_size();
+    size_t target = capacity_ > SIZE_MAX / 2 ? SIZE_MAX : capacity_ * 2;
+    target = std::min(target, kMaxStorageBytes / element_size);
+    if (const base::MemoryBudget* budget = charge_.budget()) {
+      const uint64_t used = budget->used(), limit = budget->limit();
+      const uint64_t room = limit > used ? (limit - used) / element_size : 0;
+      if (room < target - capacity_) target = capacity_ + static_cast<size_t>(room);
+    }
+    if (!Reserve(std::max(size, target)).ok()) RT_RETURN_IF_ERROR(Reserve(size));
   }
   if (element_type_.is_value()) {
     bytes_.resize(size * ValueTypeSize(element_type_.value_type));

@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/memory_budget.h"
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "vm/limits.h"
 #include "vm/ref.h"
 #include "vm/type.h"
 #include "vm/value.h"
@@ -22,15 +24,19 @@ namespace iree_rt::vm {
 class List : public base::RefObject {
  public:
   // |element_type|: a primitive type, a ref type (Type::OfRef, null ref_type = any ref),
-  // or Type::Any() for a variant list.
-  static base::StatusOr<base::Ref<List>> Create(Type element_type, size_t initial_capacity);
+  // or Type::Any() for a variant list. With a |quota| (a program's list), the list's length is
+  // capped by its list length limit and its storage is charged to its memory budget for life.
+  static base::StatusOr<base::Ref<List>> Create(Type element_type, size_t initial_capacity,
+                                                const ContextQuota* quota = nullptr);
 
   Type element_type() const { return element_type_; }
   size_t size() const { return size_; }
   size_t capacity() const { return capacity_; }
 
-  // Grows capacity to at least |capacity| (never shrinks). RESOURCE_EXHAUSTED past the limit.
+  // Grows capacity to at least |capacity| (never shrinks); a hint, so it stops at the length
+  // limit. RESOURCE_EXHAUSTED past the storage cap or the memory budget.
   base::Status Reserve(size_t capacity);
+  // RESOURCE_EXHAUSTED past the length limit (IREE_RT_LIMIT_MAX_LIST_LENGTH), too.
   base::Status Resize(size_t size);
 
   // Primitive element access with the list.get/set.* conversions: integer widening sign-extends,
@@ -56,10 +62,13 @@ class List : public base::RefObject {
 
  private:
   explicit List(Type element_type) : element_type_(element_type) {}
+  size_t element_size() const;
 
   Type element_type_;
   size_t size_ = 0;
   size_t capacity_ = 0;
+  uint64_t max_length_ = kUnlimited;
+  base::MemoryCharge charge_;    // of the storage's capacity
   std::vector<uint8_t> bytes_;   // primitive lists
   std::vector<Ref> refs_;        // ref lists
   std::vector<Value> variants_;  // variant lists

@@ -16,6 +16,7 @@
 
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "vm/limits.h"
 #include "vm/value.h"
 
 namespace iree_rt::vm {
@@ -60,6 +61,18 @@ class ModuleState {
   // context collects them after each invocation and reports them as the call's status, so a
   // failed expectation is never silently lost. Returns OK when there were none, and clears them.
   virtual base::Status TakeRecordedFailures() { return base::Status(); }
+
+  // Bytes the state itself holds for the whole context (globals), charged to the context's
+  // memory budget when it is registered.
+  virtual uint64_t footprint_bytes() const { return 0; }
+
+  // The limits and memory budget of the owning context, which sets them before any call; null
+  // for states used outside a context (tests), where nothing is checked or charged.
+  const ContextQuota* quota() const { return quota_; }
+  void set_quota(const ContextQuota* quota) { quota_ = quota; }
+
+ private:
+  const ContextQuota* quota_ = nullptr;
 };
 
 // Where an import was resolved to: an export of a module registered earlier in the context.

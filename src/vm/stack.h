@@ -1,13 +1,15 @@
 // vm::Stack: the execution state of one invocation, created by the caller of Module::Call.
 //
 // It outlives a DEFERRED return, so a yielding module keeps its frames here (in its extension
-// slot) and the caller resumes through suspended(). It also bounds nesting depth, so runaway
-// recursion becomes RESOURCE_EXHAUSTED instead of a native stack overflow.
+// slot) and the caller resumes through suspended(). It also carries the invocation's limits:
+// nesting depth, so runaway recursion becomes RESOURCE_EXHAUSTED instead of a native stack
+// overflow, and a step budget that the interpreter spends on backward branches and calls.
 #ifndef IREE_RT_VM_STACK_H_
 #define IREE_RT_VM_STACK_H_
 
 #include <cstddef>
 #include <memory>
+#include <cstdint>
 #include <string>
 
 #include "base/status.h"
@@ -39,12 +41,20 @@ class Stack {
   Extension* extension() const { return extension_.get(); }
   void set_extension(std::unique_ptr<Extension> extension) { extension_ = std::move(extension); }
 
+  // Sets the limits of the next invocation (the context's, at each call from the host).
+  void set_limits(size_t max_depth, uint64_t max_steps) {
+    max_depth_ = max_depth;
+    max_steps_ = max_steps;
+    steps_left = max_steps;
+  }
+
   // Counts one level of call nesting; RESOURCE_EXHAUSTED past the limit. Pair with Leave().
   base::Status Enter() {
     if (depth_ >= max_depth_) {
       return base::Status(base::StatusCode::kResourceExhausted,
-                          "VM stack overflow: call depth exceeds the limit of " +
-                              std::to_string(max_depth_));
+                          "VM stack overflow: call depth of " + std::to_string(depth_ + 1) +
+                              " frames exceeds the limit of " + std::to_string(max_depth_) +
+                              " (IREE_RT_LIMIT_MAX_CALL_DEPTH)");
     }
     ++depth_;
     return base::Status();
@@ -53,6 +63,17 @@ class Stack {
   size_t depth() const { return depth_; }
   size_t max_depth() const { return max_depth_; }
 
+  // The step budget: the interpreter decrements |steps_left| in place (no call, no atomic) and
+  // fails the invocation with StepsExhausted() when it reaches zero.
+  uint64_t steps_left = UINT64_MAX;
+  uint64_t max_steps() const { return max_steps_; }
+  base::Status StepsExhausted() const {
+    return base::Status(base::StatusCode::kResourceExhausted,
+                        "VM step budget exhausted: the call ran more than " +
+                            std::to_string(max_steps_) +
+                            " backward branches and calls (IREE_RT_LIMIT_MAX_CALL_STEPS)");
+  }
+
   // Nothing of a call is left on it: it may be reused, keeping its extension's storage.
   bool reusable() const {
     return depth_ == 0 && suspended_ == nullptr && (!extension_ || extension_->idle());
@@ -60,6 +81,7 @@ class Stack {
 
  private:
   size_t max_depth_;
+  uint64_t max_steps_ = UINT64_MAX;
   size_t depth_ = 0;
   Module* suspended_ = nullptr;
   std::unique_ptr<Extension> extension_;

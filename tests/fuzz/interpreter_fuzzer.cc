@@ -4,9 +4,12 @@
 // end with a status: the verifier's guarantees plus the interpreter's run-time checks have to
 // cover everything a verified module can do.
 //
-// The interpreter has no step or time budget (see README.md), so only functions whose run time is
-// bounded by the module's size are called: no backward branch, no call cycle, no call to an
-// unbounded function; a module whose __init or __deinit is unbounded is not run at all. Imports
+// Contexts run under tight limits (set on the instance), so a program that allocates without end or
+// nests calls deeply fails with RESOURCE_EXHAUSTED instead of exhausting the fuzzer's memory.
+// The step budget bounds loops too, but a loop body's work is not bounded by it (a fill of a
+// whole buffer per iteration), so only functions whose run time is bounded by the module's size
+// are called: no backward branch, no call cycle, no call to an unbounded function; a module whose
+// __init or __deinit is unbounded is not run at all (see README.md). Imports
 // are bound to stub native modules (one per imported module name, each function with the
 // declared calling convention returning zeros and null refs).
 #include <cstddef>
@@ -168,7 +171,18 @@ vm::Value One(vm::ValueType type) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace iree_rt;
-  static base::Ref<vm::Instance> instance = fuzz::CreateFuzzInstance();
+  // Far below the fuzzer's 2 GiB RSS limit: 256 MiB per context (buffers, lists, globals),
+  // 16 MiB per allocation, 1M list elements, 100k backward branches and calls per call.
+  static base::Ref<vm::Instance> instance = [] {
+    base::Ref<vm::Instance> created = fuzz::CreateFuzzInstance();
+    vm::Limits limits;
+    limits.max_context_memory = uint64_t{256} << 20;
+    limits.max_allocation_size = uint64_t{16} << 20;
+    limits.max_list_length = uint64_t{1} << 20;
+    limits.max_call_steps = 100000;
+    created->set_limits(limits);
+    return created;
+  }();
   auto bytes = base::MakeRef<fuzz::AlignedBytes>(data, size);
   std::span<const uint8_t> span = bytes->bytes();
 

@@ -166,6 +166,17 @@ if(TARGET iree-rt-check)
   iree_rt_check_tool_test(help --rc=0 --lines "usage: iree-rt-check*" -- --help)
   iree_rt_check_tool_test(unknown_flag --rc=1 --stderr "*unknown argument `--bogus=1`*"
                           -- --bogus=1 --module=${_bin}/tools_program_checks_pass.vmfb)
+  # --limit: the caps programs run under (README.md "Limits").
+  iree_rt_check_tool_test(limit_generous --rc=0 --lines "[  PASSED  ] 3 test cases."
+      -- --limit=max_call_depth=64 --limit=max_call_steps=unlimited
+         --module=${_bin}/tools_program_checks_pass.vmfb)
+  iree_rt_check_tool_test(limit_allocation --rc=1
+      --lines "*RESOURCE_EXHAUSTED*exceeds the limit of 8 (IREE_RT_LIMIT_MAX_ALLOCATION_SIZE)*"
+      -- --limit=max_allocation_size=8 --module=${_bin}/tools_program_checks_pass.vmfb)
+  iree_rt_check_tool_test(limit_unknown --rc=1 --stderr "*unknown limit 'bogus'*"
+      -- --limit=bogus=1 --module=${_bin}/tools_program_checks_pass.vmfb)
+  iree_rt_check_tool_test(limit_zero --rc=1 --stderr "*max_call_depth must be at least 1*"
+      -- --limit=max_call_depth=0 --module=${_bin}/tools_program_checks_pass.vmfb)
   iree_rt_check_tool_test(no_module --rc=1 --stderr "*no --module=*" --)
   iree_rt_check_tool_test(missing_module --rc=1 --stderr "*/nonexistent/m.vmfb*"
                           -- --module=/nonexistent/m.vmfb)

@@ -35,13 +35,15 @@ struct Flags {
   std::string function;
   std::vector<std::string> inputs;
   std::vector<std::string> devices;
+  std::vector<std::string> limits;
   // --benchmark_min_time=Nx: a fixed iteration count (the library we link, 1.7, has no 'x').
   std::optional<int64_t> iterations;
 };
 
 constexpr const char kUsage[] =
     "usage: iree-rt-benchmark --module=FILE.vmfb [--module=...] [--function=NAME]\n"
-    "                         [--input=SPEC ...] [--device=URI ...] [--benchmark_FLAG=...]\n"
+    "                         [--input=SPEC ...] [--device=URI ...] [--limit=NAME=VALUE ...]\n"
+    "                         [--benchmark_FLAG=...]\n"
     "Times exported functions as iree-benchmark-module does (one benchmark per function).\n"
     "  --module   a compiled module; repeat to link several (the last one is the main module)\n"
     "  --function the export to time (default: every public export of the main module that\n"
@@ -49,6 +51,7 @@ constexpr const char kUsage[] =
     "  --input    one per argument, as iree-rt-run: 5, -2.5, 4xf32=1 2 3 4, @file.npy, (null);\n"
     "             parsed once and reused by every call\n"
     "  --device   the HAL device (default local-task)\n"
+    "  --limit    NAME=VALUE, see iree-rt-run --help\n"
     "Google Benchmark flags pass through, e.g. --benchmark_repetitions=5,\n"
     "--benchmark_min_time=0.5 (or 0.5s, or 100x for a fixed iteration count),\n"
     "--benchmark_format=json, --benchmark_filter=REGEX, --benchmark_out=FILE.\n";
@@ -128,6 +131,8 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
       flags.inputs.push_back(std::move(value));
     } else if (name == "device") {
       flags.devices.push_back(std::move(value));
+    } else if (name == "limit") {
+      flags.limits.push_back(std::move(value));
     } else {
       return base::InvalidArgumentError("unknown flag --", name, " (see --help)");
     }
@@ -177,6 +182,7 @@ struct Target {
 Status Run(const Flags& flags) {
   tooling::SessionOptions options;
   options.device_uris = flags.devices;
+  options.limits = flags.limits;
   options.module_paths = flags.modules;
   RT_ASSIGN_OR_RETURN(std::unique_ptr<tooling::RunSession> session,
                       tooling::RunSession::Create(options));

@@ -25,11 +25,12 @@ using base::Status;
 using base::StatusOr;
 
 constexpr const char kUsage[] =
-    "usage: iree-rt-check --module=FILE.vmfb [--module=...] [--device=URI ...]\n"
+    "usage: iree-rt-check --module=FILE.vmfb [--module=...] [--device=URI ...] [--limit=...]\n"
     "Runs every public, argument-less export of the main (last) module as a test case, each in\n"
     "a fresh context, and reports which failed (check.expect_* failures included).\n"
     "  --module   a compiled module; repeat to link several (the last one is the main module)\n"
-    "  --device   a HAL device (default local-task); repeat for several\n";
+    "  --device   a HAL device (default local-task); repeat for several\n"
+    "  --limit    NAME=VALUE, see iree-rt-run --help\n";
 
 StatusOr<tooling::SessionOptions> ParseFlags(int argc, char** argv, bool* help) {
   tooling::SessionOptions options;
@@ -45,6 +46,8 @@ StatusOr<tooling::SessionOptions> ParseFlags(int argc, char** argv, bool* help) 
       options.module_paths.emplace_back(arg.substr(eq + 1));
     } else if (name == "--device" && eq != std::string_view::npos) {
       options.device_uris.emplace_back(arg.substr(eq + 1));
+    } else if (name == "--limit" && eq != std::string_view::npos) {
+      options.limits.emplace_back(arg.substr(eq + 1));
     } else {
       return base::InvalidArgumentError("unknown argument `", arg, "` (see --help)");
     }

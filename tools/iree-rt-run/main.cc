@@ -41,7 +41,7 @@ struct Flags {
 constexpr const char kUsage[] =
     "usage: iree-rt-run --module=FILE.vmfb [--module=...] [--function=NAME] [--input=SPEC ...]\n"
     "                   [--device=URI ...] [--output=SPEC ...] [--output_max_element_count=N]\n"
-    "                   [--expected_output=SPEC ...] [--flagfile=FILE]\n"
+    "                   [--expected_output=SPEC ...] [--flagfile=FILE] [--limit=NAME=VALUE ...]\n"
     "Runs one exported function and prints its results as iree-run-module does.\n"
     "  --module   a compiled module; repeat to link several (the last one is the main module)\n"
     "  --function the export to run (default: the main module's only public export)\n"
@@ -51,7 +51,10 @@ constexpr const char kUsage[] =
     "  --expected_output  one per result, input syntax, (ignored) skips: compares instead of\n"
     "             printing; exit code 1 on a mismatch\n"
     "  --expected_{f16,bf16,f32,f64}_threshold, --expected_rtol  float tolerances\n"
-    "  --flagfile a file with one flag per line ('#' starts a comment line)\n";
+    "  --flagfile a file with one flag per line ('#' starts a comment line)\n"
+    "  --limit    NAME=VALUE caps what programs may use (repeatable): max_call_depth,\n"
+    "             max_list_length, max_allocation_size, max_context_memory (bytes),\n"
+    "             max_module_size, max_call_steps; VALUE is a number or 'unlimited'\n";
 
 StatusOr<double> ParseNumber(std::string_view name, const std::string& value) {
   char* end = nullptr;
@@ -93,6 +96,8 @@ Status ParseFlag(std::string_view arg, Flags& flags, int depth) {
     flags.session.module_paths.push_back(value);
   } else if (name == "device") {
     flags.session.device_uris.push_back(value);
+  } else if (name == "limit") {
+    flags.session.limits.push_back(value);
   } else if (name == "function") {
     flags.function = value;
   } else if (name == "input") {

@@ -63,6 +63,12 @@ public sealed class InstanceOptions : NativeObject {
     IreeRtNative.instance_options_set_device_param(this, driver, key, value);
     return this;
   }
+
+  /// <summary>Sets |limit| for every context of the instance.</summary>
+  public InstanceOptions SetLimit(Limit limit, ulong value) {
+    IreeRtNative.instance_options_set_limit(this, (int)limit, unchecked((long)value));
+    return this;
+  }
 }
 
 /// <summary>A device a driver can create.</summary>

@@ -42,11 +42,13 @@ std::string ShapeText(std::span<const int64_t> shape, rt::ElementType type) {
 }
 
 // allocator.allocate(allocator, affinity, memory_types, usage, size) -> buffer
-Status AllocatorAllocate(ModuleState&, Args args, Results results) {
+Status AllocatorAllocate(ModuleState& state, Args args, Results results) {
   RT_ASSIGN_OR_RETURN(rt::Allocator * allocator, RefArg<rt::Allocator>(args[0], "allocator"));
   RT_ASSIGN_OR_RETURN(uint64_t size, NonNegative(args[4].i64(), "allocation size"));
+  RT_ASSIGN_OR_RETURN(base::MemoryCharge charge, ChargeAllocation(state, size));
   RT_ASSIGN_OR_RETURN(Ref<rt::Buffer> buffer,
                       allocator->AllocateBuffer(ProgramBufferParams(args[2].i32(), args[3].i32()), size));
+  buffer->AttachCharge(std::move(charge));
   results[0] = RefResult(std::move(buffer));
   return Status::Ok();
 }

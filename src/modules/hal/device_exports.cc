@@ -61,7 +61,7 @@ Status DeviceQueryI64(ModuleState&, Args args, Results results) {
 }
 
 // device.queue.alloca(device, affinity, wait, signal, pool, memory_types, usage, size, flags)
-Status QueueAlloca(ModuleState&, Args args, Results results) {
+Status QueueAlloca(ModuleState& state, Args args, Results results) {
   RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
   if (args[4].i64() != 0) {
     return base::UnimplementedError("allocation pool ", args[4].i64(), " (only pool 0 exists)");
@@ -71,9 +71,11 @@ Status QueueAlloca(ModuleState&, Args args, Results results) {
   params.usage = static_cast<rt::BufferUsageBits>(args[6].i32());
   params.access = rt::MemoryAccess::kAll;
   RT_ASSIGN_OR_RETURN(uint64_t size, NonNegative(args[7].i64(), "allocation size"));
+  RT_ASSIGN_OR_RETURN(base::MemoryCharge charge, ChargeAllocation(state, size));
   RT_ASSIGN_OR_RETURN(Ref<rt::Buffer> buffer,
                       queue.device->QueueAlloca(queue.affinity, queue.wait, queue.signal, params,
                                                 size, static_cast<uint64_t>(args[8].i64())));
+  buffer->AttachCharge(std::move(charge));
   results[0] = RefResult(std::move(buffer));
   return Status::Ok();
 }

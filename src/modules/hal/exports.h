@@ -3,13 +3,23 @@
 #ifndef IREE_RT_MODULES_HAL_EXPORTS_H_
 #define IREE_RT_MODULES_HAL_EXPORTS_H_
 
+#include <cstdint>
 #include <vector>
 
+#include "base/memory_budget.h"
 #include "vm/native_module.h"
 
 namespace iree_rt::modules::hal {
 
 using ExportDefs = std::vector<vm::NativeModule::FunctionDef>;
+
+// Checks a program's HAL allocation of |size| bytes against the calling context's limits and
+// charges it to the context's memory budget (nothing to check without a context).
+inline base::StatusOr<base::MemoryCharge> ChargeAllocation(const vm::ModuleState& state,
+                                                           uint64_t size) {
+  if (state.quota() == nullptr) return base::MemoryCharge();
+  return state.quota()->ChargeAllocation(size, "hal.buffer allocation");
+}
 
 // allocator.*, buffer.*, buffer_view.*
 void AppendBufferExports(ExportDefs* defs);

@@ -137,9 +137,16 @@ const RefSlot& BytecodeModuleState::Rodata(uint32_t ordinal) {
 
 // ---- BytecodeModule ---------------------------------------------------------------------------
 
+Status BytecodeModule::CheckSize(const Instance& instance, uint64_t size) {
+  const uint64_t max_size = instance.limits().max_module_size;
+  if (size > max_size) return LimitExceeded("module size", size, "bytes", max_size, "MAX_MODULE_SIZE");
+  return Status();
+}
+
 StatusOr<base::Ref<BytecodeModule>> BytecodeModule::Load(Instance& instance,
                                                          std::span<const uint8_t> bytes,
                                                          base::Ref<base::RefObject> keep_alive) {
+  RT_RETURN_IF_ERROR(CheckSize(instance, bytes.size()));
   base::Ref<BytecodeModule> module = base::Ref<BytecodeModule>::Adopt(new BytecodeModule());
   module->keep_alive_ = std::move(keep_alive);
   RT_ASSIGN_OR_RETURN(module->image_, ModuleImage::Parse(bytes, kAvailableFeatures));

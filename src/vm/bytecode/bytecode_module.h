@@ -102,6 +102,9 @@ class BytecodeModuleState final : public ModuleState {
   uint32_t global_bytes_size() const { return global_bytes_size_; }
   RefSlot* ref_globals() const { return ref_globals_.get(); }
   uint32_t ref_global_count() const { return ref_global_count_; }
+  uint64_t footprint_bytes() const override {
+    return uint64_t{global_bytes_size_} + uint64_t{ref_global_count_} * sizeof(RefSlot);
+  }
   std::vector<ImportBinding>& imports() { return imports_; }
   // The retained rodata buffer |ordinal| of this state (created on first use).
   const RefSlot& Rodata(uint32_t ordinal);
@@ -121,12 +124,16 @@ class BytecodeModule final : public Module {
   // Feature bits this runtime executes: EXT_F32 | EXT_F64 | YIELD | UNWIND.
   static const uint32_t kAvailableFeatures;
 
+  // RESOURCE_EXHAUSTED if a module of |size| bytes is over |instance|'s module size limit (Load
+  // checks it; callers that copy the bytes first check it before copying).
+  static base::Status CheckSize(const Instance& instance, uint64_t size);
+
   // Parses, type-resolves and verifies |bytes| (either .vmfb layout; must start 8-byte aligned).
   // |keep_alive| owns the bytes (e.g. the base::MappedFile) and is held as long as the module or
   // anything handed out from it (rodata buffers) lives; pass null only when the caller keeps the
   // bytes alive and unchanged for longer than all of those.
   // Errors: INVALID_ARGUMENT (malformed module, failed verification), NOT_FOUND (a type name not
-  // registered with |instance|).
+  // registered with |instance|); RESOURCE_EXHAUSTED past the instance's module size limit.
   static base::StatusOr<base::Ref<BytecodeModule>> Load(Instance& instance,
                                                         std::span<const uint8_t> bytes,
                                                         base::Ref<base::RefObject> keep_alive);

@@ -334,6 +334,19 @@ static_assert(core::CallVariadicYieldable == 0x88 && f32::CastUI64F32 == 0x3D &&
 #define BIN_F64(expr) { const double a = GETF64(0), b = GETF64(2); SETF64(4, (expr)); NEXT(6) }
 #define CMP_F64(expr) { const double a = GETF64(0), b = GETF64(2); COMPARE_AND_MAYBE_BRANCH(expr, 6) }
 
+// Continues at block |target| (its marker skipped). Only a backward branch can loop, so only it
+// spends the step budget: one decrement and compare on the stack, already in cache.
+#define BRANCH_TO(target)                                              \
+  {                                                                    \
+    const uint8_t* next_ip_ = cold.code + (target) + 1;                \
+    if (next_ip_ <= ip) {                                              \
+      if (__builtin_expect(cold.stack->steps_left == 0, 0)) goto steps_exhausted; \
+      --cold.stack->steps_left;                                        \
+    }                                                                  \
+    ip = next_ip_;                                                     \
+    DISPATCH();                                                        \
+  }
+
 // Sets |status| and leaves the loop through the trap path when a StatusOr/Status failed.
 #define TRAP_IF_ERROR(expr)   \
   {                           \
@@ -350,6 +363,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
   // one huge function, never spills ip to keep one of these instead (it did: +30% per op).
   struct {
     FrameStack* frames;
+    Stack* stack;  // its steps_left is the step budget, spent on backward branches and calls
     uint32_t entry;
     std::span<Value> results;
     const uint8_t* code;  // the current function's bytecode (pc 0)
@@ -365,6 +379,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
     const uint8_t* call_args;
   } cold = {};
   cold.frames = &frames;
+  cold.stack = &frames.stack();
   cold.entry = entry;
   cold.results = results;
   asm volatile("" : : "r"(&cold) : "memory");
@@ -522,7 +537,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       // ---- lists ------------------------------------------------------------------------------
       OPCODE(ListAlloc) {
         const Type& element_type = cold.st->module().types()[U32(ip)];
-        auto list = List::Create(element_type, R32(4));
+        auto list = List::Create(element_type, R32(4), cold.st->quota());
         if (!list.ok()) {
           status = list.status();
           TRAP();
@@ -803,8 +818,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       OPCODE(CondBreak) {  // debugger hooks; 3.13 encodes cond_break without its condition
         const uint32_t target = U32(ip);
         ApplyRemap(ip + 4, cold.code, r32, cold.rr);
-        ip = cold.code + target + 1;
-        DISPATCH();
+        BRANCH_TO(target);
       }
       OPCODE(CondBranch) {
         branch_cond = R32(0);
@@ -812,14 +826,13 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
         if (branch_cond != 0) {
           const uint32_t target = U32(ip + 2);
           ApplyRemap(ip + 6, cold.code, r32, cold.rr);
-          ip = cold.code + target + 1;
+          BRANCH_TO(target);
         } else {
           const uint8_t* p = SkipList(ip + 6, cold.code, 4);
           const uint32_t target = U32(p);
           ApplyRemap(p + 4, cold.code, r32, cold.rr);
-          ip = cold.code + target + 1;
+          BRANCH_TO(target);
         }
-        DISPATCH();
       }
       OPCODE(BranchTable) {
         const int32_t index = RS32(0);
@@ -832,8 +845,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
         }
         const uint32_t target = U32(p);
         ApplyRemap(p + 4, cold.code, r32, cold.rr);
-        ip = cold.code + target + 1;
-        DISPATCH();
+        BRANCH_TO(target);
       }
 
       // ---- calls ------------------------------------------------------------------------------
@@ -1044,7 +1056,8 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       OPCODE(BufferFillI32) BUFFER_FILL(uint32_t, R32(6))
       OPCODE(BufferFillI64) BUFFER_FILL(uint64_t, GET64(6))
       OPCODE(BufferAlloc) {
-        auto buffer = Buffer::Allocate(GET64(0), R32(2));
+        auto buffer = Buffer::Allocate(GET64(0), R32(2), Buffer::kMutable | Buffer::kOriginGuest,
+                                       cold.st->quota());
         if (!buffer.ok()) {
           status = buffer.status();
           TRAP();
@@ -1054,7 +1067,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       }
       OPCODE(BufferClone) {
         BUFFER_OPERAND(source, 0)
-        auto clone = Buffer::Clone(*source, GET64(2), GET64(4), R32(6));
+        auto clone = Buffer::Clone(*source, GET64(2), GET64(4), R32(6), cold.st->quota());
         if (!clone.ok()) {
           status = clone.status();
           TRAP();
@@ -1340,6 +1353,8 @@ invalid_ext_opcode:
   goto trap_ext;
 
 push_frame : {
+  if (__builtin_expect(cold.stack->steps_left == 0, 0)) goto steps_exhausted;
+  --cold.stack->steps_left;
   uint32_t callee_offset;
   if (!cold.frames->TryPush(cold.call_fn, cold.call_fn->frame_bytes, cold.call_fn->i32_bytes, cold.call_fn->ref_slots,
                       cold.call_state, 0, &callee_offset)) {
@@ -1376,6 +1391,10 @@ push_frame : {
 
 division_by_zero:
   status = base::InvalidArgumentError("integer division by zero");
+  TRAP();
+
+steps_exhausted:
+  status = cold.stack->StepsExhausted();
   TRAP();
 
   // |ip| is still at the failing instruction's operands: one opcode byte back, or two for ext.

@@ -140,6 +140,10 @@ std::vector<NullCall> MisuseTest::NullCalls() {
        [=] { return iree_rt_instance_options_set_device_param(io, "d", nullptr, "v"); }},
       {"iree_rt_instance_options_set_device_param", "value",
        [=] { return iree_rt_instance_options_set_device_param(io, "d", "k", nullptr); }},
+      {"iree_rt_instance_options_set_limit", "options",
+       [=] {
+         return iree_rt_instance_options_set_limit(nullptr, IREE_RT_LIMIT_MAX_CALL_DEPTH, 1);
+       }},
       {"iree_rt_instance_create", "out_instance",
        [=] { return iree_rt_instance_create(V, nullptr, nullptr); }},
       {"iree_rt_instance_driver_count", "instance",
@@ -463,6 +467,7 @@ std::vector<NullCall> MisuseTest::VmNullCalls() {
   auto* fence = fence_;
   static const char* str;
   static size_t size;
+  static uint64_t u64;
   static iree_rt_module_t out_module;
   static iree_rt_context_t out_context;
   static iree_rt_function_t out_function;
@@ -527,6 +532,16 @@ std::vector<NullCall> MisuseTest::VmNullCalls() {
        [=] { return iree_rt_context_create(in, nullptr, 1, &out_context); }},
       {"iree_rt_context_create", "out_context",
        [=] { return iree_rt_context_create(in, nullptr, 0, nullptr); }},
+      {"iree_rt_context_set_limit", "context",
+       [=] { return iree_rt_context_set_limit(nullptr, IREE_RT_LIMIT_MAX_CALL_DEPTH, 1); }},
+      {"iree_rt_context_get_limit", "context",
+       [=] { return iree_rt_context_get_limit(nullptr, IREE_RT_LIMIT_MAX_CALL_DEPTH, &u64); }},
+      {"iree_rt_context_get_limit", "out_value",
+       [=] { return iree_rt_context_get_limit(ctx, IREE_RT_LIMIT_MAX_CALL_DEPTH, nullptr); }},
+      {"iree_rt_context_memory_used", "context",
+       [=] { return iree_rt_context_memory_used(nullptr, &u64); }},
+      {"iree_rt_context_memory_used", "out_bytes",
+       [=] { return iree_rt_context_memory_used(ctx, nullptr); }},
       {"iree_rt_context_lookup_function", "context",
        [=] { return iree_rt_context_lookup_function(nullptr, "add", &out_function); }},
       {"iree_rt_context_lookup_function", "name",

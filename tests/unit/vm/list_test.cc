@@ -38,6 +38,48 @@ TEST(ListTest, SizeStartsAtZeroAndCapacityIsReserved) {
   EXPECT_EQ(list->size(), 0u);
 }
 
+// A program's list (one made with a context's quota): its length is capped, its storage is
+// charged to the budget while it lives, and growth near the budget stops at the budget in one
+// step instead of one element per push.
+TEST(ListTest, QuotaCapsLengthAndChargesStorage) {
+  ContextQuota quota;
+  quota.limits.max_list_length = 300;
+  quota.budget = base::MakeRef<base::MemoryBudget>(1000);
+  {
+    EXPECT_TRUE(IsError(List::Create(Type::Value(ValueType::kI32), 251, &quota),
+                        StatusCode::kResourceExhausted, "vm.list storage needs 1004 bytes"));
+    EXPECT_EQ(quota.budget->used(), 0u);
+    auto created = List::Create(Type::Value(ValueType::kI32), 200, &quota);
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+    base::Ref<List> list = *created;
+    EXPECT_EQ(quota.budget->used(), 800u);
+    ASSERT_TRUE(list->Resize(250).ok());  // doubling would pass the budget: stops at it
+    EXPECT_EQ(list->capacity(), 250u);
+    EXPECT_TRUE(IsError(list->Resize(251), StatusCode::kResourceExhausted,
+                        "IREE_RT_LIMIT_MAX_CONTEXT_MEMORY"));
+    EXPECT_EQ(list->size(), 250u);
+    quota.budget->set_limit(10000);
+    EXPECT_TRUE(IsError(list->Resize(301), StatusCode::kResourceExhausted,
+                        "vm.list length of 301 elements exceeds the limit of 300 "
+                        "(IREE_RT_LIMIT_MAX_LIST_LENGTH)"));
+    ASSERT_TRUE(list->Resize(300).ok());
+    EXPECT_EQ(quota.budget->used(), list->capacity() * 4);
+  }
+  EXPECT_EQ(quota.budget->used(), 0u);
+  // Growth by one element at a time reaches the budget in a few reallocations.
+  quota.budget->set_limit(4000);
+  quota.limits.max_list_length = kUnlimited;
+  auto grown = List::Create(Type::Value(ValueType::kI8), 0, &quota);
+  ASSERT_TRUE(grown.ok());
+  size_t reallocations = 0;
+  for (size_t capacity = 0; (*grown)->Push(Value::I32(1)).ok();) {
+    if ((*grown)->capacity() != capacity) ++reallocations;
+    capacity = (*grown)->capacity();
+  }
+  EXPECT_EQ((*grown)->size(), 4000u);
+  EXPECT_LE(reallocations, 14u);
+}
+
 TEST(ListTest, ResizeGrowsWithZerosAndGrowsCapacity) {
   base::Ref<List> list = MakeList(Type::Value(ValueType::kF64));
   ASSERT_TRUE(list->Resize(3).ok());

@@ -14,4 +14,19 @@ public final class Context extends NativeObject {
   public Function function(String name) {
     return new Function(IreeRtNative.context_lookup_function(this, name));
   }
+
+  /** Sets |limit| for this context's later calls. */
+  public void setLimit(Limit limit, long value) {
+    IreeRtNative.context_set_limit(this, limit.value(), value);
+  }
+
+  /** The value of |limit| ({@link Limit#UNLIMITED} when lifted). */
+  public long limit(Limit limit) {
+    return IreeRtNative.context_get_limit(this, limit.value());
+  }
+
+  /** Bytes the context's programs hold now (counted against MAX_CONTEXT_MEMORY). */
+  public long memoryUsed() {
+    return IreeRtNative.context_memory_used(this);
+  }
 }

@@ -20,4 +20,10 @@ public final class InstanceOptions extends NativeObject {
     IreeRtNative.instance_options_set_device_param(this, driver, key, value);
     return this;
   }
+
+  /** Sets |limit| for every context of the instance (programs passing it fail their call). */
+  public InstanceOptions setLimit(Limit limit, long value) {
+    IreeRtNative.instance_options_set_limit(this, limit.value(), value);
+    return this;
+  }
 }
