@@ -2,19 +2,20 @@
 
 namespace iree_rt::drivers::cuda {
 
-void Semaphore::AddDeviceTimepoint(uint64_t value, base::Ref<Event> event) {
+void Semaphore::AddDeviceTimepoint(uint64_t value, base::Ref<Event> event, base::Ref<InFlight> in_flight) {
   // Signaled before the timepoint was recorded: it would never be needed.
   base::StatusOr<uint64_t> current = host_->Query();
   if (!current.ok() || *current >= value) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  timepoints_.emplace(value, std::move(event));
+  timepoints_.emplace(value, Timepoint{std::move(event), std::move(in_flight)});
 }
 
-base::Ref<Event> Semaphore::FindDeviceTimepoint(uint64_t value) {
+base::Ref<Event> Semaphore::FindDeviceTimepoint(uint64_t value, InFlight** issuer) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = timepoints_.lower_bound(value);
   if (it == timepoints_.end()) return nullptr;
-  return it->second;
+  if (issuer) *issuer = it->second.in_flight.get();
+  return it->second.event;
 }
 
 std::multimap<uint64_t, Semaphore::Timepoint> Semaphore::TakeReached(uint64_t value) {
@@ -36,6 +37,27 @@ void Semaphore::FailImpl(base::Status status) {
   host_->Fail(std::move(status));
   // A failed timeline is never waited on through events again.
   TakeReached(UINT64_MAX);
+}
+
+base::Status Semaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
+  // With a deadline the host wait decides (cuEventSynchronize cannot time out); the completion
+  // thread still advances the timeline.
+  if (timeout_ns == hal::kInfiniteTimeout) {
+    Timepoint timepoint;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = timepoints_.lower_bound(value);
+      if (it != timepoints_.end()) timepoint = it->second;
+    }
+    if (timepoint.event) {
+      const Context& context = timepoint.in_flight->context();
+      context.Activate().IgnoreError();
+      // An error (a device fault) is found again, and reported to every waiter, by Retire.
+      context.syms().cuEventSynchronize(timepoint.event->handle());
+      timepoint.in_flight->Retire();
+    }
+  }
+  return host_->Wait(value, timeout_ns);
 }
 
 }  // namespace iree_rt::drivers::cuda
