@@ -33,8 +33,6 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
   RT_RETURN_IF_ERROR(context->Activate());
   RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->dispatch_stream_, CU_STREAM_NON_BLOCKING),
                           "cuStreamCreate (dispatch)");
-  RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->callback_stream_, CU_STREAM_NON_BLOCKING),
-                          "cuStreamCreate (callbacks)");
   int pools_supported = 0;
   RT_CUDA_RETURN_IF_ERROR(
       syms, cuDeviceGetAttribute(&pools_supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device),
@@ -56,12 +54,10 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
 
 Context::~Context() {
   if (!context_) return;
-  // Every owner of device work has released us, but frees and callbacks may still be queued.
+  // Every owner of device work has released us, but frees may still be queued.
   syms_.cuCtxSetCurrent(context_);
   if (dispatch_stream_) syms_.cuStreamSynchronize(dispatch_stream_);
-  if (callback_stream_) syms_.cuStreamSynchronize(callback_stream_);
   if (memory_pool_) syms_.cuMemPoolDestroy(memory_pool_);
-  if (callback_stream_) syms_.cuStreamDestroy(callback_stream_);
   if (dispatch_stream_) syms_.cuStreamDestroy(dispatch_stream_);
   syms_.cuDevicePrimaryCtxRelease(device_);
 }
