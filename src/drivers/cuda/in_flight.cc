@@ -1,5 +1,8 @@
 #include "drivers/cuda/in_flight.h"
 
+#include <chrono>
+#include <thread>
+
 #include "drivers/cuda/status_util.h"
 
 namespace iree_rt::drivers::cuda {
@@ -7,11 +10,15 @@ namespace iree_rt::drivers::cuda {
 using base::Status;
 
 void InFlight::Push(Operation operation) {
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     operations_.push_back(std::move(operation));
+    size_.store(operations_.size(), std::memory_order_relaxed);
+    wake = parked_;
   }
-  cv_.notify_one();
+  // Only a parked thread needs the (syscall) wake-up; a spinning one sees size_.
+  if (wake) cv_.notify_one();
 }
 
 bool InFlight::empty() {
@@ -46,21 +53,32 @@ void InFlight::Retire() {
       retired.push_back(std::move(operations_.front()));
       operations_.pop_front();
     }
+    size_.store(operations_.size(), std::memory_order_relaxed);
   }
   for (Operation& operation : retired) Complete(operation, fault);
 }
 
 bool InFlight::WaitAndRetire() {
+  using Clock = std::chrono::steady_clock;
+  // Back-to-back synchronous calls leave the queue empty for a few microseconds between them:
+  // spinning that long before parking spares each submission a futex wake-up.
+  const Clock::time_point spin_until = Clock::now() + kSpinBeforeParking;
+  while (size_.load(std::memory_order_relaxed) == 0 && Clock::now() < spin_until) std::this_thread::yield();
   base::Ref<Event> oldest;
   {
     std::unique_lock<std::mutex> lock(mutex_);
+    parked_ = true;
     cv_.wait(lock, [&] { return stopping_ || !operations_.empty(); });
+    parked_ = false;
     if (operations_.empty()) return false;
     oldest = operations_.front().done;
   }
   // Errors surface again through cuEventQuery in Retire.
   context_->Activate().IgnoreError();
   context_->syms().cuEventSynchronize(oldest->handle());
+  // A host waiter that synchronised too retires now; give it the lead for a moment.
+  const Clock::time_point yield_until = Clock::now() + kYieldToHostWaiter;
+  while (host_syncs_.load(std::memory_order_acquire) > 0 && Clock::now() < yield_until) std::this_thread::yield();
   Retire();
   return true;
 }

@@ -14,6 +14,8 @@
 #ifndef IREE_RT_DRIVERS_CUDA_IN_FLIGHT_H_
 #define IREE_RT_DRIVERS_CUDA_IN_FLIGHT_H_
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -53,17 +55,27 @@ class InFlight final : public base::RefObject {
   // Blocks until the oldest operation's event completes (or fails), then retires. Returns false
   // once Stop() was called and nothing is in flight.
   bool WaitAndRetire();
+  // Bracket a host waiter's own cuEventSynchronize + Retire: the completion thread then lets the
+  // waiter retire first instead of racing it (the loser would sleep on the timeline's futex).
+  void BeginHostSync() { host_syncs_.fetch_add(1, std::memory_order_relaxed); }
+  void EndHostSync() { host_syncs_.fetch_sub(1, std::memory_order_release); }
   void Stop();
   bool empty();
 
  private:
   static void Complete(Operation& operation, const base::Status& fault);
 
+  static constexpr std::chrono::microseconds kSpinBeforeParking{200};
+  static constexpr std::chrono::microseconds kYieldToHostWaiter{20};
+
   const base::Ref<Context> context_;
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<Operation> operations_;
   bool stopping_ = false;
+  bool parked_ = false;  // the completion thread waits on cv_: a push must wake it
+  std::atomic<size_t> size_{0};  // operations_.size(), read without the lock
+  std::atomic<int> host_syncs_{0};
 };
 
 }  // namespace iree_rt::drivers::cuda

@@ -1,5 +1,8 @@
 #include "drivers/cuda/semaphore.h"
 
+#include <chrono>
+#include <thread>
+
 namespace iree_rt::drivers::cuda {
 
 void Semaphore::AddDeviceTimepoint(uint64_t value, base::Ref<Event> event, base::Ref<InFlight> in_flight) {
@@ -51,10 +54,21 @@ base::Status Semaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
     }
     if (timepoint.event) {
       const Context& context = timepoint.in_flight->context();
+      timepoint.in_flight->BeginHostSync();
       context.Activate().IgnoreError();
       // An error (a device fault) is found again, and reported to every waiter, by Retire.
       context.syms().cuEventSynchronize(timepoint.event->handle());
       timepoint.in_flight->Retire();
+      timepoint.in_flight->EndHostSync();
+      // The work is done: if another thread is retiring it right now, its signal is microseconds
+      // away, sooner than a sleep on the host timeline would wake us.
+      using Clock = std::chrono::steady_clock;
+      const Clock::time_point until = Clock::now() + std::chrono::microseconds(50);
+      while (Clock::now() < until) {
+        base::StatusOr<uint64_t> current = host_->Query();
+        if (!current.ok() || *current >= value) break;
+        std::this_thread::yield();
+      }
     }
   }
   return host_->Wait(value, timeout_ns);
