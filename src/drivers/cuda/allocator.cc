@@ -116,21 +116,26 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
 
 StatusOr<Ref<hal::Buffer>> Allocator::AllocateFromPool(const hal::BufferParams& params, uint64_t size) {
   if (!context_->memory_pool()) return base::UnavailableError("async allocations are disabled");
-  const DynamicSymbols& syms = context_->syms();
-  RT_RETURN_IF_ERROR(context_->Activate());
   hal::BufferParams promoted = Promote(params);
   promoted.type = MemoryType::kDeviceLocal | (params.type & MemoryType::kOptimal);
-  CUdeviceptr device = 0;
-  CUstream stream = context_->dispatch_stream();
-  RT_CUDA_RETURN_IF_ERROR(
-      syms, cuMemAllocFromPoolAsync(&device, size ? size : 4, context_->memory_pool(), stream),
-      "cuMemAllocFromPoolAsync");
-  Ref<Context> ctx = context_;
-  return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, nullptr, MakeRelease(size, [ctx, device] {
-    // Stream-ordered: runs after every use already enqueued on the dispatch stream.
-    ctx->Activate().IgnoreError();
-    ctx->syms().cuMemFreeAsync(device, ctx->dispatch_stream());
-  })));
+  const uint64_t bytes = size ? size : 4;
+  CUdeviceptr device = pool_blocks_->Take(bytes);
+  if (!device) {
+    const DynamicSymbols& syms = context_->syms();
+    RT_RETURN_IF_ERROR(context_->Activate());
+    CUstream stream = context_->dispatch_stream();
+    CUresult result = syms.cuMemAllocFromPoolAsync(&device, bytes, context_->memory_pool(), stream);
+    // Blocks of other sizes held for reuse may be what the pool is missing.
+    if (result == CUDA_ERROR_OUT_OF_MEMORY && pool_blocks_->Flush()) {
+      result = syms.cuMemAllocFromPoolAsync(&device, bytes, context_->memory_pool(), stream);
+    }
+    RT_RETURN_IF_ERROR(ToStatus(syms, result, "cuMemAllocFromPoolAsync"));
+  }
+  // Given back where the stream-ordered free would be enqueued: after every use already enqueued
+  // on the dispatch stream.
+  return Ref<hal::Buffer>(base::MakeRef<Buffer>(
+      promoted, size, device, nullptr,
+      MakeRelease(size, [blocks = pool_blocks_, device, bytes] { blocks->Give(bytes, device); })));
 }
 
 StatusOr<Ref<hal::Buffer>> Allocator::ImportHostBufferImpl(const hal::BufferParams& params,
