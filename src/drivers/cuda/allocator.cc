@@ -114,12 +114,14 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
   })));
 }
 
-StatusOr<Ref<hal::Buffer>> Allocator::AllocateFromPool(const hal::BufferParams& params, uint64_t size) {
+StatusOr<Ref<hal::Buffer>> Allocator::AllocateFromPool(const hal::BufferParams& params, uint64_t size,
+                                                       bool* enqueued) {
   if (!context_->memory_pool()) return base::UnavailableError("async allocations are disabled");
   hal::BufferParams promoted = Promote(params);
   promoted.type = MemoryType::kDeviceLocal | (params.type & MemoryType::kOptimal);
   const uint64_t bytes = size ? size : 4;
   CUdeviceptr device = pool_blocks_->Take(bytes);
+  *enqueued = !device;
   if (!device) {
     const DynamicSymbols& syms = context_->syms();
     RT_RETURN_IF_ERROR(context_->Activate());

@@ -32,8 +32,9 @@ class Allocator final : public hal::Allocator {
   // Allocates |size| bytes from the context's memory pool, ordered on the dispatch stream: the
   // memory may be reused by earlier stream-ordered frees (a PoolBlockCache first, then the pool),
   // and goes back to the cache (or cuMemFreeAsync) where its free is ordered.
-  base::StatusOr<base::Ref<hal::Buffer>> AllocateFromPool(const hal::BufferParams& params,
-                                                          uint64_t size);
+  // |enqueued| tells whether the allocation was enqueued on the stream (not served by the cache).
+  base::StatusOr<base::Ref<hal::Buffer>> AllocateFromPool(const hal::BufferParams& params, uint64_t size,
+                                                          bool* enqueued);
 
   // The type, usage and access a request is granted (always a superset of what was asked).
   static hal::BufferParams Promote(const hal::BufferParams& params);

@@ -58,6 +58,22 @@ void InFlight::Retire() {
   for (Operation& operation : retired) Complete(operation, fault);
 }
 
+void InFlight::RetireThrough(const Event* done) {
+  std::vector<Operation> retired;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t count = 0;
+    while (count < operations_.size() && operations_[count].done.get() != done) ++count;
+    if (count == operations_.size()) return;
+    for (size_t i = 0; i <= count; ++i) {
+      retired.push_back(std::move(operations_.front()));
+      operations_.pop_front();
+    }
+    size_.store(operations_.size(), std::memory_order_relaxed);
+  }
+  for (Operation& operation : retired) Complete(operation, Status::Ok());
+}
+
 bool InFlight::WaitAndRetire() {
   using Clock = std::chrono::steady_clock;
   // Back-to-back synchronous calls leave the queue empty for a few microseconds between them:

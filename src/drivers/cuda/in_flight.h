@@ -52,6 +52,9 @@ class InFlight final : public base::RefObject {
   void Push(Operation operation);
   // Retires every leading operation whose event has completed.
   void Retire();
+  // Retires the operations up to the one whose completion event is |done|, which the caller saw
+  // complete (so, by stream order, have they all); nothing if that one is already retired.
+  void RetireThrough(const Event* done);
   // Blocks until the oldest operation's event completes (or fails), then retires. Returns false
   // once Stop() was called and nothing is in flight.
   bool WaitAndRetire();

@@ -64,7 +64,14 @@ void PendingQueue::Submit(std::span<const hal::SemaphorePoint> wait,
     if (pending_.empty() && !stopping_) {
       std::vector<Ref<Event>> device_waits;
       Status failure;
-      Readiness readiness = Evaluate(*op, &device_waits, &failure);
+      bool host_reached = false;
+      Readiness readiness = Evaluate(*op, &device_waits, &failure, &host_reached);
+      if (readiness == Readiness::kReady && !op->issue && host_reached && StreamIdle()) {
+        // Nothing to order on the device: complete here, without an event.
+        lock.unlock();
+        for (const Point& point : op->signals) point.semaphore->Signal(point.value).IgnoreError();
+        return;
+      }
       if (readiness == Readiness::kReady) {
         failure = Issue(*op, device_waits);
         if (failure.ok()) return;
@@ -97,9 +104,18 @@ void PendingQueue::Submit(std::span<const hal::SemaphorePoint> wait,
   Poke();
 }
 
+bool PendingQueue::StreamIdle() {
+  if (!last_done_) return true;
+  if (!context_->Activate().ok()) return false;
+  if (context_->syms().cuEventQuery(last_done_->handle()) != CUDA_SUCCESS) return false;
+  last_done_ = nullptr;
+  return true;
+}
+
 PendingQueue::Readiness PendingQueue::Evaluate(Operation& op, std::vector<Ref<Event>>* device_waits,
-                                               Status* failure) {
+                                               Status* failure, bool* host_reached) {
   device_waits->clear();
+  if (host_reached) *host_reached = true;
   // Any failed wait decides the operation, whatever the other waits are doing.
   std::vector<uint64_t> values;
   values.reserve(op.waits.size());
@@ -114,6 +130,7 @@ PendingQueue::Readiness PendingQueue::Evaluate(Operation& op, std::vector<Ref<Ev
   for (size_t i = 0; i < op.waits.size(); ++i) {
     const Point& wait = op.waits[i];
     if (values[i] >= wait.value) continue;
+    if (host_reached) *host_reached = false;
     if (Semaphore* cuda_semaphore = Semaphore::Cast(wait.semaphore.get())) {
       InFlight* issuer = nullptr;
       if (Ref<Event> event = cuda_semaphore->FindDeviceTimepoint(wait.value, &issuer)) {
@@ -183,6 +200,7 @@ Status PendingQueue::Issue(Operation& op, const std::vector<Ref<Event>>& device_
   // One event serves as every signal's device timepoint and as the completion point.
   RT_ASSIGN_OR_RETURN(issued.done, events_->Acquire());
   RT_CUDA_RETURN_IF_ERROR(syms, cuEventRecord(issued.done->handle(), stream), "cuEventRecord");
+  last_done_ = issued.done;
   if (issued.failure.ok()) {
     for (const Point& signal : op.signals) {
       if (Semaphore* cuda_semaphore = Semaphore::Cast(signal.semaphore.get())) {

@@ -36,7 +36,9 @@ class PendingQueue {
  public:
   // Enqueues the operation's device work on the dispatch stream; runs with the context current,
   // on the submitting thread or the issue thread, never two at once. Its captures live until the
-  // operation completes.
+  // operation completes. A null IssueFn means the operation has no device work and nothing of it
+  // is on the stream: if its waits are reached on the host and everything issued before it has
+  // completed, it completes at once on the submitting thread (no event, no retirement).
   using IssueFn = std::function<base::Status(CUstream stream)>;
 
   PendingQueue(base::Ref<Context> context, base::Ref<EventPool> events);
@@ -67,7 +69,11 @@ class PendingQueue {
   void CompletionLoop();
   // Outcome of looking at an operation's waits.
   enum class Readiness { kBlocked, kReady, kFailed };
-  Readiness Evaluate(Operation& op, std::vector<base::Ref<Event>>* device_waits, base::Status* failure);
+  // |host_reached| (optional) tells whether every wait is reached on the host.
+  Readiness Evaluate(Operation& op, std::vector<base::Ref<Event>>* device_waits, base::Status* failure,
+                     bool* host_reached = nullptr);
+  // Whether everything issued so far has completed; mutex_ held.
+  bool StreamIdle();
   // Issues a ready operation; called with mutex_ held (issues are serialised in stream order).
   // On failure the operation is returned, for its signals to be failed without the lock.
   base::Status Issue(Operation& op, const std::vector<base::Ref<Event>>& device_waits);
@@ -83,6 +89,7 @@ class PendingQueue {
   std::mutex mutex_;  // guards pending_, stopping_ and every issue to the stream
   std::list<std::unique_ptr<Operation>> pending_;
   bool stopping_ = false;
+  base::Ref<Event> last_done_;  // the completion event of the last issued operation
 
   std::thread issue_thread_;
   std::thread completion_thread_;

@@ -57,8 +57,11 @@ base::Status Semaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
       timepoint.in_flight->BeginHostSync();
       context.Activate().IgnoreError();
       // An error (a device fault) is found again, and reported to every waiter, by Retire.
-      context.syms().cuEventSynchronize(timepoint.event->handle());
-      timepoint.in_flight->Retire();
+      if (context.syms().cuEventSynchronize(timepoint.event->handle()) == CUDA_SUCCESS) {
+        timepoint.in_flight->RetireThrough(timepoint.event.get());
+      } else {
+        timepoint.in_flight->Retire();
+      }
       timepoint.in_flight->EndHostSync();
       // The work is done: if another thread is retiring it right now, its signal is microseconds
       // away, sooner than a sleep on the host timeline would wake us.
