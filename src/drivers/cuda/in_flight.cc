@@ -80,13 +80,34 @@ bool InFlight::WaitAndRetire() {
   // spinning that long before parking spares each submission a futex wake-up.
   const Clock::time_point spin_until = Clock::now() + kSpinBeforeParking;
   while (size_.load(std::memory_order_relaxed) == 0 && Clock::now() < spin_until) std::this_thread::yield();
-  base::Ref<Event> oldest;
   {
     std::unique_lock<std::mutex> lock(mutex_);
     parked_ = true;
     cv_.wait(lock, [&] { return stopping_ || !operations_.empty(); });
     parked_ = false;
     if (operations_.empty()) return false;
+  }
+  // A synchronous caller usually waits for this work itself within microseconds, and then
+  // retires it; meanwhile stay off the driver (a second thread spinning in it slows the
+  // submitter's launches), polling only now and then so that other work still retires.
+  const Clock::time_point grace_until = Clock::now() + kGrace;
+  Clock::time_point next_poll = Clock::now() + kPollWhileHostWaits;
+  while (size_.load(std::memory_order_relaxed) != 0) {
+    const Clock::time_point now = Clock::now();
+    if (host_syncs_.load(std::memory_order_acquire) > 0) {
+      if (now >= next_poll) {
+        Retire();
+        next_poll = now + kPollWhileHostWaits;
+      }
+    } else if (now >= grace_until) {
+      break;
+    }
+    std::this_thread::yield();
+  }
+  base::Ref<Event> oldest;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (operations_.empty()) return true;
     oldest = operations_.front().done;
   }
   // Errors surface again through cuEventQuery in Retire.

@@ -70,6 +70,8 @@ class InFlight final : public base::RefObject {
 
   static constexpr std::chrono::microseconds kSpinBeforeParking{200};
   static constexpr std::chrono::microseconds kYieldToHostWaiter{20};
+  static constexpr std::chrono::microseconds kGrace{50};
+  static constexpr std::chrono::microseconds kPollWhileHostWaits{200};
 
   const base::Ref<Context> context_;
   std::mutex mutex_;
