@@ -9,7 +9,9 @@
 // semaphore (becoming that semaphore's device timepoint) and hands the operation to InFlight,
 // which advances (or fails) its signals once its last event has fired: observed by the completion
 // thread (cuEventSynchronize, oldest first) or earlier by a host waiter synchronising on the
-// event itself. No host callback (cuLaunchHostFunc) is used. Failures anywhere reach every
+// event itself. No host callback (cuLaunchHostFunc) is used. An operation without device work
+// whose waits are reached on the host completes at once if the stream has finished everything
+// issued before it. Failures anywhere reach every
 // signal, and through them every dependent operation; a device fault reaches them through the
 // events' errors.
 // Destruction fails parked operations with CANCELLED and waits for issued ones to complete.

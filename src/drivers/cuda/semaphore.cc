@@ -1,5 +1,6 @@
 #include "drivers/cuda/semaphore.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -43,29 +44,40 @@ void Semaphore::FailImpl(base::Status status) {
 }
 
 base::Status Semaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
-  // With a deadline the host wait decides (cuEventSynchronize cannot time out); the completion
-  // thread still advances the timeline.
-  if (timeout_ns == hal::kInfiniteTimeout) {
-    Timepoint timepoint;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = timepoints_.lower_bound(value);
-      if (it != timepoints_.end()) timepoint = it->second;
-    }
-    if (timepoint.event) {
-      const Context& context = timepoint.in_flight->context();
-      timepoint.in_flight->BeginHostSync();
-      context.Activate().IgnoreError();
-      // An error (a device fault) is found again, and reported to every waiter, by Retire.
-      if (context.syms().cuEventSynchronize(timepoint.event->handle()) == CUDA_SUCCESS) {
-        timepoint.in_flight->RetireThrough(timepoint.event.get());
-      } else {
-        timepoint.in_flight->Retire();
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  Timepoint timepoint;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = timepoints_.lower_bound(value);
+    if (it != timepoints_.end()) timepoint = it->second;
+  }
+  if (timepoint.event) {
+    const Context& context = timepoint.in_flight->context();
+    const DynamicSymbols& syms = context.syms();
+    timepoint.in_flight->BeginHostSync();
+    context.Activate().IgnoreError();
+    // cuEventSynchronize cannot time out: with a deadline (or a poll), query until it passes.
+    CUresult result;
+    if (timeout_ns == hal::kInfiniteTimeout) {
+      result = syms.cuEventSynchronize(timepoint.event->handle());
+    } else {
+      const Clock::time_point deadline = start + std::chrono::nanoseconds(timeout_ns);
+      while ((result = syms.cuEventQuery(timepoint.event->handle())) == CUDA_ERROR_NOT_READY &&
+             Clock::now() < deadline) {
+        std::this_thread::yield();
       }
-      timepoint.in_flight->EndHostSync();
-      // The work is done: if another thread is retiring it right now, its signal is microseconds
-      // away, sooner than a sleep on the host timeline would wake us.
-      using Clock = std::chrono::steady_clock;
+    }
+    // An error (a device fault) is found again, and reported to every waiter, by Retire.
+    if (result == CUDA_SUCCESS) {
+      timepoint.in_flight->RetireThrough(timepoint.event.get());
+    } else if (result != CUDA_ERROR_NOT_READY) {
+      timepoint.in_flight->Retire();
+    }
+    timepoint.in_flight->EndHostSync();
+    // The work is done: if another thread is retiring it right now, its signal is microseconds
+    // away, sooner than a sleep on the host timeline would wake us.
+    if (result != CUDA_ERROR_NOT_READY) {
       const Clock::time_point until = Clock::now() + std::chrono::microseconds(50);
       while (Clock::now() < until) {
         base::StatusOr<uint64_t> current = host_->Query();
@@ -73,6 +85,10 @@ base::Status Semaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
         std::this_thread::yield();
       }
     }
+  }
+  if (timeout_ns != hal::kInfiniteTimeout) {
+    const int64_t elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+    timeout_ns = std::max<int64_t>(0, timeout_ns - elapsed);
   }
   return host_->Wait(value, timeout_ns);
 }

@@ -3,9 +3,10 @@
 //
 // Host signals never touch CUDA. A queue operation waiting for V can make its stream wait on the
 // event of a timepoint >= V (cuStreamWaitEvent) instead of waiting for the host to see the signal.
-// A host wait without a deadline for a value covered by a timepoint synchronises on that event
-// itself and retires the issuing queue's finished work (cuda::InFlight), so the wait ends when
-// the GPU finishes, without a hop through another thread. Timepoints at or below the host value
+// A host wait for a value covered by a timepoint synchronises on that event itself
+// (cuEventSynchronize, or cuEventQuery until the deadline) and retires the issuing queue's
+// finished work (cuda::InFlight), so the wait ends when the GPU finishes, without a hop through
+// another thread. Timepoints at or below the host value
 // are dropped as the timeline advances. Thread-safety: every method may be called from any thread.
 #ifndef IREE_RT_DRIVERS_CUDA_SEMAPHORE_H_
 #define IREE_RT_DRIVERS_CUDA_SEMAPHORE_H_
