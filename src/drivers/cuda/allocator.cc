@@ -93,11 +93,14 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
     RT_CUDA_RETURN_IF_ERROR(syms, cuMemAllocManaged(&device, bytes, CU_MEM_ATTACH_GLOBAL),
                             "cuMemAllocManaged");
     void* host = reinterpret_cast<void*>(device);
+    context_->BeforeManagedHostAccess();
     std::memset(host, 0, bytes);
-    return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, [ctx, device] {
+    Ref<Buffer> buffer = base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, [ctx, device] {
       ctx->Activate().IgnoreError();
       ctx->syms().cuMemFree(device);
-    })));
+    }));
+    buffer->set_managed(ctx);
+    return Ref<hal::Buffer>(std::move(buffer));
   }
   CUdeviceptr device = 0;
   RT_CUDA_RETURN_IF_ERROR(syms, cuMemAlloc(&device, bytes), "cuMemAlloc");
@@ -207,16 +210,19 @@ StatusOr<Ref<hal::Buffer>> Allocator::ImportByCopy(const hal::BufferParams& para
                             "cuMemcpyHtoDAsync (import copy)");
     RT_CUDA_RETURN_IF_ERROR(syms, cuStreamSynchronize(stream), "cuStreamSynchronize (import copy)");
   } else {
+    context_->BeforeManagedHostAccess();
     std::memcpy(cuda_copy->host_ptr(), host_ptr, size);
   }
   // The caller's release callback still runs when the buffer goes away, as for a real import;
   // the wrapper owns the copy and runs both.
-  return Ref<hal::Buffer>(base::MakeRef<Buffer>(
+  Ref<Buffer> wrapper = base::MakeRef<Buffer>(
       Promote(copy_params), size, cuda_copy->device_ptr(), cuda_copy->host_ptr(),
       [copy, release = std::move(release)]() mutable {
         copy = nullptr;
         if (release) release();
-      }));
+      });
+  if (!device_only) wrapper->set_managed(context_);
+  return Ref<hal::Buffer>(std::move(wrapper));
 }
 
 StatusOr<Ref<hal::Buffer>> Allocator::ImportDevicePointer(const hal::BufferParams& params,

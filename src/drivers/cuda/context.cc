@@ -33,6 +33,11 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
   RT_RETURN_IF_ERROR(context->Activate());
   RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->dispatch_stream_, CU_STREAM_NON_BLOCKING),
                           "cuStreamCreate (dispatch)");
+  int concurrent_managed = 0;
+  RT_CUDA_RETURN_IF_ERROR(
+      syms, cuDeviceGetAttribute(&concurrent_managed, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, device),
+      "cuDeviceGetAttribute(CONCURRENT_MANAGED_ACCESS)");
+  context->concurrent_managed_access_ = concurrent_managed != 0;
   int pools_supported = 0;
   RT_CUDA_RETURN_IF_ERROR(
       syms, cuDeviceGetAttribute(&pools_supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device),
@@ -60,6 +65,12 @@ Context::~Context() {
   if (memory_pool_) syms_.cuMemPoolDestroy(memory_pool_);
   if (dispatch_stream_) syms_.cuStreamDestroy(dispatch_stream_);
   syms_.cuDevicePrimaryCtxRelease(device_);
+}
+
+void Context::BeforeManagedHostAccess() const {
+  if (concurrent_managed_access_) return;
+  Activate().IgnoreError();
+  syms_.cuCtxSynchronize();
 }
 
 base::Status Context::Activate() const {

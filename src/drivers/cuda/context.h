@@ -38,6 +38,13 @@ class Context final : public base::RefObject {
   // Makes this context current on the calling thread (cheap; every CUDA-calling path does it).
   base::Status Activate() const;
 
+  // Call before the host touches managed memory. Without concurrent managed access (reported by
+  // some GPUs and virtual machines) a host access while any kernel of the context runs faults the
+  // process; waits now end as soon as the awaited work is done, with later work still running, so
+  // this waits for the whole context there. Free where access is concurrent.
+  void BeforeManagedHostAccess() const;
+  bool concurrent_managed_access() const { return concurrent_managed_access_; }
+
  private:
   Context(const DynamicSymbols& syms, CUdevice device) : syms_(syms), device_(device) {}
   template <typename T, typename... Args>
@@ -48,6 +55,7 @@ class Context final : public base::RefObject {
   CUcontext context_ = nullptr;
   CUstream dispatch_stream_ = nullptr;
   CUmemoryPool memory_pool_ = nullptr;
+  bool concurrent_managed_access_ = true;
 };
 
 }  // namespace iree_rt::drivers::cuda

@@ -83,6 +83,9 @@ TEST_F(CudaDriverTest, UriFormsAndParameters) {
   StatusOr<int64_t> major = device->QueryI64("cuda.device", "compute_capability_major");
   ASSERT_TRUE(IsOk(major));
   EXPECT_GE(*major, 5);
+  StatusOr<int64_t> concurrent = device->QueryI64("cuda.device", "concurrent_managed_access");
+  ASSERT_TRUE(IsOk(concurrent));
+  std::printf("[ INFO     ] concurrent managed access: %lld\n", static_cast<long long>(*concurrent));
 }
 
 // Device-local queue allocas come from the memory pool; they are not mappable, so the data is

@@ -128,6 +128,7 @@ StatusOr<int64_t> Device::QueryI64Impl(std::string_view category, std::string_vi
   if (category == "cuda.device") {
     if (key == "compute_capability_major") return cc_major_;
     if (key == "compute_capability_minor") return cc_minor_;
+    if (key == "concurrent_managed_access") return context_->concurrent_managed_access() ? 1 : 0;
   }
   return base::NotFoundError("device '", id(), "' has no query value for ", category, " :: ", key);
 }
