@@ -2,7 +2,6 @@
 
 #include <condition_variable>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -237,24 +236,13 @@ Status Device::QueueDeallocaImpl(hal::SemaphoreList wait, hal::SemaphoreList sig
     queue_->Submit(wait, signal, nullptr);
     return Status::Ok();
   }
+  // Decommitted on the issue thread once the waits are met: a pool buffer's cuMemFreeAsync is
+  // then enqueued after every use, in stream order; other storage is freed by its destructor.
   Ref<hal::utils::TransientBuffer> retained = Ref<hal::utils::TransientBuffer>::Retain(transient);
-  Ref<hal::Buffer> storage = transient->storage();
-  const bool stream_ordered =
-      context_->memory_pool() && storage && !(storage->memory_type() & hal::MemoryType::kHostVisible);
-  if (stream_ordered) {
-    // Decommitted when issued: the pool block's free (or its return to the block cache) is then
-    // ordered after every use on the stream.
-    queue_->Submit(wait, signal, [retained](CUstream) {
-      retained->Decommit();
-      return Status::Ok();
-    });
+  queue_->Submit(wait, signal, [retained](CUstream) {
+    retained->Decommit();
     return Status::Ok();
-  }
-  // Other storage is freed synchronously (cuMemFree and friends) by its destructor, so it is
-  // decommitted only once the operation completes, when the GPU is done with it: the closure is
-  // released at retirement, before the signal.
-  auto decommit = std::shared_ptr<void>(nullptr, [retained](void*) { retained->Decommit(); });
-  queue_->Submit(wait, signal, [decommit](CUstream) { return Status::Ok(); });
+  });
   return Status::Ok();
 }
 
