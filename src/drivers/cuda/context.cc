@@ -1,5 +1,6 @@
 #include "drivers/cuda/context.h"
 
+#include <cstdlib>
 #include <mutex>
 #include <set>
 
@@ -31,6 +32,10 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
   RT_CUDA_RETURN_IF_ERROR(syms, cuDevicePrimaryCtxRetain(&context->context_, device),
                           "cuDevicePrimaryCtxRetain");
   RT_RETURN_IF_ERROR(context->Activate());
+  // Nsight tools inject themselves through CUDA_INJECTION64_PATH; compute-sanitizer (CUDA 13)
+  // sets NV_SANITIZER_INJECTION_PORT_BASE for the processes it launches.
+  context->tool_injected_ = std::getenv("CUDA_INJECTION64_PATH") != nullptr ||
+                            std::getenv("NV_SANITIZER_INJECTION_PORT_BASE") != nullptr;
   RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->dispatch_stream_, CU_STREAM_NON_BLOCKING),
                           "cuStreamCreate (dispatch)");
   int concurrent_managed = 0;

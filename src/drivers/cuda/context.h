@@ -44,6 +44,8 @@ class Context final : public base::RefObject {
   // this waits for the whole context there. Free where access is concurrent.
   void BeforeManagedHostAccess() const;
   bool concurrent_managed_access() const { return concurrent_managed_access_; }
+  // Whether a CUDA tool (compute-sanitizer, Nsight) is injected into the process.
+  bool tool_injected() const { return tool_injected_; }
 
  private:
   Context(const DynamicSymbols& syms, CUdevice device) : syms_(syms), device_(device) {}
@@ -56,6 +58,7 @@ class Context final : public base::RefObject {
   CUstream dispatch_stream_ = nullptr;
   CUmemoryPool memory_pool_ = nullptr;
   bool concurrent_managed_access_ = true;
+  bool tool_injected_ = false;
 };
 
 }  // namespace iree_rt::drivers::cuda

@@ -165,11 +165,16 @@ Status GraphReplayCommandBuffer::Launch(std::span<const hal::BufferBinding> bind
   // Same table resolution as a launch that used graph_, and nothing direct can move: the full
   // key would match too.
   const bool table_keyed = !direct_refs_movable_ && TableKey(binding_table, &scratch_key_);
-  if (table_keyed && graph_ && scratch_key_ == table_key_) return graph_->Launch(stream);
+  // Under a CUDA tool, every submission gets a graph of its own: compute-sanitizer (CUDA 13.0)
+  // dereferences null inside cuGraphLaunch when an exec is relaunched after the pool memory its
+  // nodes use was freed and allocated again at the same address. After kMaxBuilds, as usual,
+  // submissions replay onto the stream.
+  const bool reuse = !context_->tool_injected();
+  if (reuse && table_keyed && graph_ && scratch_key_ == table_key_) return graph_->Launch(stream);
   table_key_.clear();
   KeyTarget key;
   RT_RETURN_IF_ERROR(deferred_->Replay(binding_table, key));
-  if (!graph_ || key.key != key_) {
+  if (!graph_ || key.key != key_ || !reuse) {
     if (builds_ == kMaxBuilds) {
       stream_only_ = true;
       return ReplayOnStream(binding_table, stream);
