@@ -1,5 +1,6 @@
 #include "drivers/cuda/context.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <set>
@@ -9,6 +10,8 @@
 namespace iree_rt::drivers::cuda {
 
 namespace {
+// Bumped whenever a context is released: invalidates every thread's cached binding.
+std::atomic<uint64_t> activation_generation{1};
 
 // Holds one extra reference on each primary context used by this process, so destroying the
 // last device does not tear the context down (re-creating it costs ~100 ms per device).
@@ -66,6 +69,8 @@ Context::~Context() {
   if (!context_) return;
   // Every owner of device work has released us, but frees may still be queued.
   syms_.cuCtxSetCurrent(context_);
+  // The primary context may go away with us: no thread may skip binding it again.
+  activation_generation.fetch_add(1, std::memory_order_relaxed);
   if (dispatch_stream_) syms_.cuStreamSynchronize(dispatch_stream_);
   if (memory_pool_) syms_.cuMemPoolDestroy(memory_pool_);
   if (dispatch_stream_) syms_.cuStreamDestroy(dispatch_stream_);
@@ -79,7 +84,20 @@ void Context::BeforeManagedHostAccess() const {
 }
 
 base::Status Context::Activate() const {
-  return ToStatus(syms_, syms_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+  // cuCtxSetCurrent costs a driver call on every queue operation; each thread remembers what it
+  // bound last (only Activate binds contexts here), until any Context is destroyed.
+  thread_local CUcontext bound = nullptr;
+  thread_local uint64_t bound_generation = 0;
+  const uint64_t generation = activation_generation.load(std::memory_order_relaxed);
+  if (bound == context_ && bound_generation == generation && !tool_injected_) return base::Status::Ok();
+  CUresult result = syms_.cuCtxSetCurrent(context_);
+  if (result != CUDA_SUCCESS) {
+    bound = nullptr;
+    return ToStatus(syms_, result, "cuCtxSetCurrent");
+  }
+  bound = context_;
+  bound_generation = generation;
+  return base::Status::Ok();
 }
 
 }  // namespace iree_rt::drivers::cuda

@@ -42,7 +42,8 @@ class InFlight final : public base::RefObject {
     base::Status failure;  // the work failed to enqueue: its signals fail
     // Released before the signals advance: a woken waiter may expect its buffers released.
     std::vector<base::Ref<Event>> events;
-    std::function<void()> resources;
+    // The issue function, kept for what it captures (never called again).
+    std::function<base::Status(CUstream)> resources;
   };
 
   explicit InFlight(base::Ref<Context> context) : context_(std::move(context)) {}

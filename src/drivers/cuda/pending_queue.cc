@@ -117,15 +117,22 @@ PendingQueue::Readiness PendingQueue::Evaluate(Operation& op, std::vector<Ref<Ev
   device_waits->clear();
   if (host_reached) *host_reached = true;
   // Any failed wait decides the operation, whatever the other waits are doing.
-  std::vector<uint64_t> values;
-  values.reserve(op.waits.size());
-  for (const Point& wait : op.waits) {
-    base::StatusOr<uint64_t> value = wait.semaphore->Query();
+  // Values on the stack for the usual handful of waits (no heap allocation per operation).
+  constexpr size_t kInline = 8;
+  uint64_t inline_values[kInline];
+  std::vector<uint64_t> heap_values;
+  uint64_t* values = inline_values;
+  if (op.waits.size() > kInline) {
+    heap_values.resize(op.waits.size());
+    values = heap_values.data();
+  }
+  for (size_t i = 0; i < op.waits.size(); ++i) {
+    base::StatusOr<uint64_t> value = op.waits[i].semaphore->Query();
     if (!value.ok()) {
       *failure = value.status();
       return Readiness::kFailed;
     }
-    values.push_back(*value);
+    values[i] = *value;
   }
   for (size_t i = 0; i < op.waits.size(); ++i) {
     const Point& wait = op.waits[i];
@@ -210,7 +217,7 @@ Status PendingQueue::Issue(Operation& op, const std::vector<Ref<Event>>& device_
   }
   issued.waits = std::move(op.waits);
   issued.signals = std::move(op.signals);
-  issued.resources = [issue = std::move(op.issue)]() mutable { issue = nullptr; };
+  issued.resources = std::move(op.issue);
   in_flight_->Push(std::move(issued));
   return Status::Ok();
 }
