@@ -93,11 +93,14 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
     RT_CUDA_RETURN_IF_ERROR(syms, cuMemAllocManaged(&device, bytes, CU_MEM_ATTACH_GLOBAL),
                             "cuMemAllocManaged");
     void* host = reinterpret_cast<void*>(device);
+    context_->BeforeManagedHostAccess();
     std::memset(host, 0, bytes);
-    return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, [ctx, device] {
+    Ref<Buffer> buffer = base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, [ctx, device] {
       ctx->Activate().IgnoreError();
       ctx->syms().cuMemFree(device);
-    })));
+    }));
+    buffer->set_managed(ctx);
+    return Ref<hal::Buffer>(std::move(buffer));
   }
   CUdeviceptr device = 0;
   RT_CUDA_RETURN_IF_ERROR(syms, cuMemAlloc(&device, bytes), "cuMemAlloc");
@@ -114,23 +117,30 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
   })));
 }
 
-StatusOr<Ref<hal::Buffer>> Allocator::AllocateFromPool(const hal::BufferParams& params, uint64_t size) {
+StatusOr<Ref<hal::Buffer>> Allocator::AllocateFromPool(const hal::BufferParams& params, uint64_t size,
+                                                       bool* enqueued) {
   if (!context_->memory_pool()) return base::UnavailableError("async allocations are disabled");
-  const DynamicSymbols& syms = context_->syms();
-  RT_RETURN_IF_ERROR(context_->Activate());
   hal::BufferParams promoted = Promote(params);
   promoted.type = MemoryType::kDeviceLocal | (params.type & MemoryType::kOptimal);
-  CUdeviceptr device = 0;
-  CUstream stream = context_->dispatch_stream();
-  RT_CUDA_RETURN_IF_ERROR(
-      syms, cuMemAllocFromPoolAsync(&device, size ? size : 4, context_->memory_pool(), stream),
-      "cuMemAllocFromPoolAsync");
-  Ref<Context> ctx = context_;
-  return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, nullptr, MakeRelease(size, [ctx, device] {
-    // Stream-ordered: runs after every use already enqueued on the dispatch stream.
-    ctx->Activate().IgnoreError();
-    ctx->syms().cuMemFreeAsync(device, ctx->dispatch_stream());
-  })));
+  const uint64_t bytes = size ? size : 4;
+  CUdeviceptr device = pool_blocks_->Take(bytes);
+  *enqueued = !device;
+  if (!device) {
+    const DynamicSymbols& syms = context_->syms();
+    RT_RETURN_IF_ERROR(context_->Activate());
+    CUstream stream = context_->dispatch_stream();
+    CUresult result = syms.cuMemAllocFromPoolAsync(&device, bytes, context_->memory_pool(), stream);
+    // Blocks of other sizes held for reuse may be what the pool is missing.
+    if (result == CUDA_ERROR_OUT_OF_MEMORY && pool_blocks_->Flush()) {
+      result = syms.cuMemAllocFromPoolAsync(&device, bytes, context_->memory_pool(), stream);
+    }
+    RT_RETURN_IF_ERROR(ToStatus(syms, result, "cuMemAllocFromPoolAsync"));
+  }
+  // Given back where the stream-ordered free would be enqueued: after every use already enqueued
+  // on the dispatch stream.
+  return Ref<hal::Buffer>(base::MakeRef<Buffer>(
+      promoted, size, device, nullptr,
+      MakeRelease(size, [blocks = pool_blocks_, device, bytes] { blocks->Give(bytes, device); })));
 }
 
 StatusOr<Ref<hal::Buffer>> Allocator::ImportHostBufferImpl(const hal::BufferParams& params,
@@ -200,16 +210,19 @@ StatusOr<Ref<hal::Buffer>> Allocator::ImportByCopy(const hal::BufferParams& para
                             "cuMemcpyHtoDAsync (import copy)");
     RT_CUDA_RETURN_IF_ERROR(syms, cuStreamSynchronize(stream), "cuStreamSynchronize (import copy)");
   } else {
+    context_->BeforeManagedHostAccess();
     std::memcpy(cuda_copy->host_ptr(), host_ptr, size);
   }
   // The caller's release callback still runs when the buffer goes away, as for a real import;
   // the wrapper owns the copy and runs both.
-  return Ref<hal::Buffer>(base::MakeRef<Buffer>(
+  Ref<Buffer> wrapper = base::MakeRef<Buffer>(
       Promote(copy_params), size, cuda_copy->device_ptr(), cuda_copy->host_ptr(),
       [copy, release = std::move(release)]() mutable {
         copy = nullptr;
         if (release) release();
-      }));
+      });
+  if (!device_only) wrapper->set_managed(context_);
+  return Ref<hal::Buffer>(std::move(wrapper));
 }
 
 StatusOr<Ref<hal::Buffer>> Allocator::ImportDevicePointer(const hal::BufferParams& params,

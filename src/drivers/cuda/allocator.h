@@ -11,6 +11,7 @@
 #include <cuda.h>
 
 #include "drivers/cuda/context.h"
+#include "drivers/cuda/pool_block_cache.h"
 #include "hal/allocator.h"
 
 namespace iree_rt::drivers::cuda {
@@ -18,7 +19,9 @@ namespace iree_rt::drivers::cuda {
 class Allocator final : public hal::Allocator {
  public:
   Allocator(base::Ref<Context> context, uint64_t max_allocation_size)
-      : hal::Allocator(max_allocation_size), context_(std::move(context)) {}
+      : hal::Allocator(max_allocation_size),
+        context_(std::move(context)),
+        pool_blocks_(base::MakeRef<PoolBlockCache>(context_, kPoolBlockCacheBytes)) {}
 
   // Wraps device memory the caller owns (e.g. from another CUDA library on this context).
   // |release| runs when the last buffer referencing it is gone.
@@ -27,9 +30,11 @@ class Allocator final : public hal::Allocator {
                                                              hal::HostReleaseCallback release);
 
   // Allocates |size| bytes from the context's memory pool, ordered on the dispatch stream: the
-  // memory may be reused by earlier stream-ordered frees, and is freed with cuMemFreeAsync.
-  base::StatusOr<base::Ref<hal::Buffer>> AllocateFromPool(const hal::BufferParams& params,
-                                                          uint64_t size);
+  // memory may be reused by earlier stream-ordered frees (a PoolBlockCache first, then the pool),
+  // and goes back to the cache (or cuMemFreeAsync) where its free is ordered.
+  // |enqueued| tells whether the allocation was enqueued on the stream (not served by the cache).
+  base::StatusOr<base::Ref<hal::Buffer>> AllocateFromPool(const hal::BufferParams& params, uint64_t size,
+                                                          bool* enqueued);
 
   // The type, usage and access a request is granted (always a superset of what was asked).
   static hal::BufferParams Promote(const hal::BufferParams& params);
@@ -47,7 +52,11 @@ class Allocator final : public hal::Allocator {
   // The closure a buffer runs when destroyed: frees with |free| and updates statistics.
   std::function<void()> MakeRelease(uint64_t size, std::function<void()> free);
 
+  // Queue-alloca blocks kept for reuse, at most this many bytes.
+  static constexpr uint64_t kPoolBlockCacheBytes = 256ull << 20;
+
   const base::Ref<Context> context_;
+  const base::Ref<PoolBlockCache> pool_blocks_;
 };
 
 }  // namespace iree_rt::drivers::cuda

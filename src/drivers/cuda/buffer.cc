@@ -40,6 +40,7 @@ base::StatusOr<CUdeviceptr> Buffer::ResolveDevicePointer(hal::Buffer* buffer, ui
 }
 
 base::StatusOr<uint8_t*> Buffer::MapImpl(uint64_t offset, uint64_t length) {
+  if (managed_context_) managed_context_->BeforeManagedHostAccess();
   if (!host_ptr_) {
     return base::FailedPreconditionError("device-local CUDA memory (",
                                          hal::MemoryTypeToString(memory_type()),

@@ -11,6 +11,7 @@
 
 #include <functional>
 
+#include "drivers/cuda/context.h"
 #include "hal/buffer.h"
 
 namespace iree_rt::drivers::cuda {
@@ -23,6 +24,8 @@ class Buffer final : public hal::Buffer {
   ~Buffer() override;
 
   CUdeviceptr device_ptr() const { return device_ptr_; }
+  // Marks managed memory: host maps first call Context::BeforeManagedHostAccess.
+  void set_managed(base::Ref<Context> context) { managed_context_ = std::move(context); }
   void* host_ptr() const { return host_ptr_; }
 
   // The cuda::Buffer behind |buffer|, or null if it belongs to another driver.
@@ -39,6 +42,7 @@ class Buffer final : public hal::Buffer {
   const CUdeviceptr device_ptr_;
   void* const host_ptr_;
   std::function<void()> release_;
+  base::Ref<Context> managed_context_;
 };
 
 }  // namespace iree_rt::drivers::cuda

@@ -1,5 +1,7 @@
 #include "drivers/cuda/context.h"
 
+#include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 
@@ -8,6 +10,8 @@
 namespace iree_rt::drivers::cuda {
 
 namespace {
+// Bumped whenever a context is released: invalidates every thread's cached binding.
+std::atomic<uint64_t> activation_generation{1};
 
 // Holds one extra reference on each primary context used by this process, so destroying the
 // last device does not tear the context down (re-creating it costs ~100 ms per device).
@@ -31,10 +35,17 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
   RT_CUDA_RETURN_IF_ERROR(syms, cuDevicePrimaryCtxRetain(&context->context_, device),
                           "cuDevicePrimaryCtxRetain");
   RT_RETURN_IF_ERROR(context->Activate());
+  // Nsight tools inject themselves through CUDA_INJECTION64_PATH; compute-sanitizer (CUDA 13)
+  // sets NV_SANITIZER_INJECTION_PORT_BASE for the processes it launches.
+  context->tool_injected_ = std::getenv("CUDA_INJECTION64_PATH") != nullptr ||
+                            std::getenv("NV_SANITIZER_INJECTION_PORT_BASE") != nullptr;
   RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->dispatch_stream_, CU_STREAM_NON_BLOCKING),
                           "cuStreamCreate (dispatch)");
-  RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&context->callback_stream_, CU_STREAM_NON_BLOCKING),
-                          "cuStreamCreate (callbacks)");
+  int concurrent_managed = 0;
+  RT_CUDA_RETURN_IF_ERROR(
+      syms, cuDeviceGetAttribute(&concurrent_managed, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, device),
+      "cuDeviceGetAttribute(CONCURRENT_MANAGED_ACCESS)");
+  context->concurrent_managed_access_ = concurrent_managed != 0;
   int pools_supported = 0;
   RT_CUDA_RETURN_IF_ERROR(
       syms, cuDeviceGetAttribute(&pools_supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device),
@@ -56,18 +67,37 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
 
 Context::~Context() {
   if (!context_) return;
-  // Every owner of device work has released us, but frees and callbacks may still be queued.
+  // Every owner of device work has released us, but frees may still be queued.
   syms_.cuCtxSetCurrent(context_);
+  // The primary context may go away with us: no thread may skip binding it again.
+  activation_generation.fetch_add(1, std::memory_order_relaxed);
   if (dispatch_stream_) syms_.cuStreamSynchronize(dispatch_stream_);
-  if (callback_stream_) syms_.cuStreamSynchronize(callback_stream_);
   if (memory_pool_) syms_.cuMemPoolDestroy(memory_pool_);
-  if (callback_stream_) syms_.cuStreamDestroy(callback_stream_);
   if (dispatch_stream_) syms_.cuStreamDestroy(dispatch_stream_);
   syms_.cuDevicePrimaryCtxRelease(device_);
 }
 
+void Context::BeforeManagedHostAccess() const {
+  if (concurrent_managed_access_) return;
+  Activate().IgnoreError();
+  syms_.cuCtxSynchronize();
+}
+
 base::Status Context::Activate() const {
-  return ToStatus(syms_, syms_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+  // cuCtxSetCurrent costs a driver call on every queue operation; each thread remembers what it
+  // bound last (only Activate binds contexts here), until any Context is destroyed.
+  thread_local CUcontext bound = nullptr;
+  thread_local uint64_t bound_generation = 0;
+  const uint64_t generation = activation_generation.load(std::memory_order_relaxed);
+  if (bound == context_ && bound_generation == generation && !tool_injected_) return base::Status::Ok();
+  CUresult result = syms_.cuCtxSetCurrent(context_);
+  if (result != CUDA_SUCCESS) {
+    bound = nullptr;
+    return ToStatus(syms_, result, "cuCtxSetCurrent");
+  }
+  bound = context_;
+  bound_generation = generation;
+  return base::Status::Ok();
 }
 
 }  // namespace iree_rt::drivers::cuda

@@ -1,11 +1,10 @@
-// cuda::Context: one device's primary context and its two streams, shared (by reference) by the
+// cuda::Context: one device's primary context and its dispatch stream, shared (by reference) by the
 // device and every object that must make CUDA calls after the device is gone (buffers,
 // executables, command buffers, events).
 //
-// The dispatch stream carries all dispatches, copies, fills and stream-ordered allocations; the
-// callback stream only carries cuLaunchHostFunc completions, so a slow host callback never
-// delays device work. Thread-safety: immutable; Activate() binds the context to the calling
-// thread and may be called from any thread.
+// The dispatch stream carries all dispatches, copies, fills and stream-ordered allocations
+// (completion is observed through events; no host callbacks). Thread-safety: immutable;
+// Activate() binds the context to the calling thread and may be called from any thread.
 #ifndef IREE_RT_DRIVERS_CUDA_CONTEXT_H_
 #define IREE_RT_DRIVERS_CUDA_CONTEXT_H_
 
@@ -24,7 +23,7 @@ struct ContextOptions {
 
 class Context final : public base::RefObject {
  public:
-  // Retains |device|'s primary context and creates the streams (and the pool, if enabled).
+  // Retains |device|'s primary context and creates the stream (and the pool, if enabled).
   static base::StatusOr<base::Ref<Context>> Create(const DynamicSymbols& syms, CUdevice device,
                                                    const ContextOptions& options);
   ~Context() override;
@@ -33,12 +32,20 @@ class Context final : public base::RefObject {
   CUdevice device() const { return device_; }
   CUcontext context() const { return context_; }
   CUstream dispatch_stream() const { return dispatch_stream_; }
-  CUstream callback_stream() const { return callback_stream_; }
   // Null when async allocations are off or unsupported.
   CUmemoryPool memory_pool() const { return memory_pool_; }
 
   // Makes this context current on the calling thread (cheap; every CUDA-calling path does it).
   base::Status Activate() const;
+
+  // Call before the host touches managed memory. Without concurrent managed access (reported by
+  // some GPUs and virtual machines) a host access while any kernel of the context runs faults the
+  // process; waits now end as soon as the awaited work is done, with later work still running, so
+  // this waits for the whole context there. Free where access is concurrent.
+  void BeforeManagedHostAccess() const;
+  bool concurrent_managed_access() const { return concurrent_managed_access_; }
+  // Whether a CUDA tool (compute-sanitizer, Nsight) is injected into the process.
+  bool tool_injected() const { return tool_injected_; }
 
  private:
   Context(const DynamicSymbols& syms, CUdevice device) : syms_(syms), device_(device) {}
@@ -49,8 +56,9 @@ class Context final : public base::RefObject {
   const CUdevice device_;
   CUcontext context_ = nullptr;
   CUstream dispatch_stream_ = nullptr;
-  CUstream callback_stream_ = nullptr;
   CUmemoryPool memory_pool_ = nullptr;
+  bool concurrent_managed_access_ = true;
+  bool tool_injected_ = false;
 };
 
 }  // namespace iree_rt::drivers::cuda

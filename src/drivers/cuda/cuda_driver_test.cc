@@ -83,6 +83,9 @@ TEST_F(CudaDriverTest, UriFormsAndParameters) {
   StatusOr<int64_t> major = device->QueryI64("cuda.device", "compute_capability_major");
   ASSERT_TRUE(IsOk(major));
   EXPECT_GE(*major, 5);
+  StatusOr<int64_t> concurrent = device->QueryI64("cuda.device", "concurrent_managed_access");
+  ASSERT_TRUE(IsOk(concurrent));
+  std::printf("[ INFO     ] concurrent managed access: %lld\n", static_cast<long long>(*concurrent));
 }
 
 // Device-local queue allocas come from the memory pool; they are not mappable, so the data is
@@ -180,6 +183,155 @@ TEST_F(CudaDriverTest, LongChainThroughDeviceTimepoints) {
     uint32_t value = 0;
     ASSERT_TRUE(IsOk(buffer->Read(0, &value, 4)));
     EXPECT_EQ(value, uint32_t(kLinks));
+  }
+}
+
+// The synchronous-call pattern of compiled programs: alloca, work waiting on it, dealloca, and a
+// host wait without a deadline. Every operation is ready (on the host or through a timepoint of
+// the same stream) when submitted, so it is issued on the submitting thread, and the wait ends by
+// synchronising on the last event: no issue-thread hop and no host callback.
+TEST_F(CudaDriverTest, SyncCallPatternIssuesInlineAndWaitsOnEvents) {
+  for (const char* uri : {"cuda://0?async_allocations=true", "cuda://0?async_allocations=false"}) {
+    SCOPED_TRACE(uri);
+    Ref<hal::Device> device = CreateOrFail(uri);
+    ASSERT_TRUE(device);
+    Ref<hal::Buffer> readback = HostVisible(*device, 64);
+    ASSERT_TRUE(readback);
+    hal::BufferParams params;
+    params.type = hal::MemoryType::kDeviceLocal;
+    constexpr int kCalls = 500;
+    const auto start = std::chrono::steady_clock::now();
+    for (int call = 0; call < kCalls; ++call) {
+      StatusOr<Ref<hal::Semaphore>> f0 = device->CreateSemaphore(0), f1 = device->CreateSemaphore(0),
+                                    f2 = device->CreateSemaphore(0), f3 = device->CreateSemaphore(0);
+      ASSERT_TRUE(IsOk(f0) && IsOk(f1) && IsOk(f2) && IsOk(f3));
+      hal::SemaphorePoint p0{f0->get(), 1}, p1{f1->get(), 1}, p2{f2->get(), 1}, p3{f3->get(), 1};
+      StatusOr<Ref<hal::Buffer>> t = device->QueueAlloca(hal::kQueueAffinityAny, {}, {&p0, 1}, params, 64, 0);
+      ASSERT_TRUE(IsOk(t));
+      ASSERT_TRUE(IsOk(device->QueueFill(hal::kQueueAffinityAny, {&p0, 1}, {&p1, 1}, *t, 0, 64,
+                                         static_cast<uint32_t>(call), 4)));
+      ASSERT_TRUE(IsOk(device->QueueCopy(hal::kQueueAffinityAny, {&p1, 1}, {&p2, 1}, *t, 0, readback, 0, 64)));
+      ASSERT_TRUE(IsOk(device->QueueDealloca(hal::kQueueAffinityAny, {&p2, 1}, {&p3, 1}, *t, 0)));
+      ASSERT_TRUE(IsOk((*f2)->Wait(1, hal::kInfiniteTimeout)));
+      uint32_t word = 0;
+      ASSERT_TRUE(IsOk(readback->Read(60, &word, 4)));
+      ASSERT_EQ(word, uint32_t(call));
+      // The wait retired everything before it; the dealloca completes on its own.
+      StatusOr<uint64_t> v1 = (*f1)->Query();
+      ASSERT_TRUE(IsOk(v1));
+      EXPECT_EQ(*v1, 1u);
+      ASSERT_TRUE(IsOk((*f3)->Wait(1, kTimeoutNs)));
+    }
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    std::printf("[ INFO     ] %s: %.2f us per alloca/fill/copy/dealloca call\n", uri, us / kCalls);
+  }
+}
+
+// A timeline nobody waits on still advances: Query alone sees it reach its value (the completion
+// thread retires work whose signals no host wait asked for).
+TEST_F(CudaDriverTest, QueryAdvancesWithoutWaiters) {
+  Ref<hal::Device> device = CreateOrFail("cuda");
+  ASSERT_TRUE(device);
+  StatusOr<Ref<hal::Semaphore>> semaphore = device->CreateSemaphore(0);
+  ASSERT_TRUE(IsOk(semaphore));
+  Ref<hal::Buffer> buffer = HostVisible(*device, 4);
+  ASSERT_TRUE(buffer);
+  hal::SemaphorePoint s1{semaphore->get(), 1};
+  ASSERT_TRUE(IsOk(device->QueueFill(hal::kQueueAffinityAny, {}, {&s1, 1}, buffer, 0, 4, 7, 4)));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  uint64_t value = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    StatusOr<uint64_t> current = (*semaphore)->Query();
+    ASSERT_TRUE(IsOk(current));
+    value = *current;
+    if (value == 1) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  EXPECT_EQ(value, 1u);
+}
+
+// Work that fails to enqueue (here: a queue-allocated buffer used after its dealloca) fails its
+// signals, and the failure reaches an operation parked on them and a host wait without deadline.
+TEST_F(CudaDriverTest, EnqueueFailureReachesDependentsAndWaiters) {
+  for (const char* uri : {"cuda://0?command_buffer_mode=stream", "cuda://0?command_buffer_mode=graph"}) {
+    SCOPED_TRACE(uri);
+    Ref<hal::Device> device = CreateOrFail(uri);
+    ASSERT_TRUE(device);
+    StatusOr<Ref<hal::Semaphore>> life = device->CreateSemaphore(0), a = device->CreateSemaphore(0),
+                                  b = device->CreateSemaphore(0);
+    ASSERT_TRUE(IsOk(life) && IsOk(a) && IsOk(b));
+    hal::BufferParams params;
+    params.type = hal::MemoryType::kDeviceLocal;
+    hal::SemaphorePoint l1{life->get(), 1}, l2{life->get(), 2}, a1{a->get(), 1}, b1{b->get(), 1};
+    StatusOr<Ref<hal::Buffer>> t = device->QueueAlloca(hal::kQueueAffinityAny, {}, {&l1, 1}, params, 64, 0);
+    ASSERT_TRUE(IsOk(t));
+    ASSERT_TRUE(IsOk(device->QueueDealloca(hal::kQueueAffinityAny, {&l1, 1}, {&l2, 1}, *t, 0)));
+    ASSERT_TRUE(IsOk((*life)->Wait(2, hal::kInfiniteTimeout)));
+    ASSERT_TRUE(IsOk(device->QueueFill(hal::kQueueAffinityAny, {}, {&a1, 1}, *t, 0, 64, 1, 4)));
+    Ref<hal::Buffer> other = HostVisible(*device, 64);
+    ASSERT_TRUE(other);
+    ASSERT_TRUE(IsOk(device->QueueFill(hal::kQueueAffinityAny, {&a1, 1}, {&b1, 1}, other, 0, 64, 2, 4)));
+    EXPECT_TRUE(IsError((*b)->Wait(1, hal::kInfiniteTimeout), StatusCode::kFailedPrecondition));
+    EXPECT_TRUE(IsError((*a)->Wait(1, hal::kInfiniteTimeout), StatusCode::kFailedPrecondition));
+  }
+}
+
+// A wait honoured on the device (same stream: by stream order) does not see its timeline fail;
+// the dependent must still fail when it completes. The stream is kept busy with large fills so
+// the host failure lands while both operations are in flight.
+TEST_F(CudaDriverTest, HostFailureReachesDeviceWaitDependents) {
+  Ref<hal::Device> device = CreateOrFail("cuda");
+  ASSERT_TRUE(device);
+  hal::BufferParams params;
+  params.type = hal::MemoryType::kDeviceLocal;
+  constexpr uint64_t kBig = 256ull << 20;
+  StatusOr<Ref<hal::Buffer>> big = device->allocator().AllocateBuffer(params, kBig);
+  ASSERT_TRUE(IsOk(big));
+  StatusOr<Ref<hal::Semaphore>> busy = device->CreateSemaphore(0), s = device->CreateSemaphore(0),
+                                t = device->CreateSemaphore(0);
+  ASSERT_TRUE(IsOk(busy) && IsOk(s) && IsOk(t));
+  constexpr int kFills = 16;
+  for (int i = 0; i < kFills; ++i) {
+    hal::SemaphorePoint signal{busy->get(), uint64_t(i + 1)};
+    ASSERT_TRUE(IsOk(device->QueueFill(hal::kQueueAffinityAny, {}, {&signal, 1}, *big, 0, kBig, uint32_t(i), 4)));
+  }
+  Ref<hal::Buffer> small = HostVisible(*device, 4);
+  ASSERT_TRUE(small);
+  hal::SemaphorePoint s1{s->get(), 1}, t1{t->get(), 1};
+  ASSERT_TRUE(IsOk(device->QueueFill(hal::kQueueAffinityAny, {}, {&s1, 1}, small, 0, 4, 1, 4)));
+  ASSERT_TRUE(IsOk(device->QueueFill(hal::kQueueAffinityAny, {&s1, 1}, {&t1, 1}, small, 0, 4, 2, 4)));
+  StatusOr<uint64_t> busy_now = (*busy)->Query();
+  ASSERT_TRUE(IsOk(busy_now));
+  if (*busy_now == uint64_t(kFills)) GTEST_SKIP() << "the GPU finished the fills before the host failure";
+  (*s)->Fail(Status(StatusCode::kAborted, "failed while in flight"));
+  EXPECT_TRUE(IsError((*t)->Wait(1, hal::kInfiniteTimeout), StatusCode::kAborted));
+  EXPECT_TRUE(IsOk((*busy)->Wait(kFills, hal::kInfiniteTimeout)));
+}
+
+// A wait on another device's timeline becomes a stream wait on its event (cuStreamWaitEvent):
+// the copy on the second device must see the first device's fill.
+TEST_F(CudaDriverTest, CrossDeviceDeviceWait) {
+  Ref<hal::Device> producer = CreateOrFail("cuda");
+  Ref<hal::Device> consumer = CreateOrFail("cuda");
+  ASSERT_TRUE(producer && consumer);
+  constexpr uint64_t kSize = 64ull << 20;
+  hal::BufferParams params;
+  params.type = hal::MemoryType::kDeviceLocal;
+  StatusOr<Ref<hal::Buffer>> source = producer->allocator().AllocateBuffer(params, kSize);
+  ASSERT_TRUE(IsOk(source));
+  Ref<hal::Buffer> readback = HostVisible(*consumer, 4);
+  ASSERT_TRUE(readback);
+  StatusOr<Ref<hal::Semaphore>> filled = producer->CreateSemaphore(0), copied = consumer->CreateSemaphore(0);
+  ASSERT_TRUE(IsOk(filled) && IsOk(copied));
+  for (uint32_t round = 1; round <= 20; ++round) {
+    hal::SemaphorePoint f{filled->get(), round}, c{copied->get(), round};
+    ASSERT_TRUE(IsOk(producer->QueueFill(hal::kQueueAffinityAny, {}, {&f, 1}, *source, 0, kSize, round, 4)));
+    ASSERT_TRUE(IsOk(consumer->QueueCopy(hal::kQueueAffinityAny, {&f, 1}, {&c, 1}, *source, kSize - 4, readback,
+                                         0, 4)));
+    ASSERT_TRUE(IsOk((*copied)->Wait(round, hal::kInfiniteTimeout)));
+    uint32_t word = 0;
+    ASSERT_TRUE(IsOk(readback->Read(0, &word, 4)));
+    ASSERT_EQ(word, round);
   }
 }
 

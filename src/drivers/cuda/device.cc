@@ -128,6 +128,7 @@ StatusOr<int64_t> Device::QueryI64Impl(std::string_view category, std::string_vi
   if (category == "cuda.device") {
     if (key == "compute_capability_major") return cc_major_;
     if (key == "compute_capability_minor") return cc_minor_;
+    if (key == "concurrent_managed_access") return context_->concurrent_managed_access() ? 1 : 0;
   }
   return base::NotFoundError("device '", id(), "' has no query value for ", category, " :: ", key);
 }
@@ -204,6 +205,7 @@ StatusOr<Ref<hal::Buffer>> Device::QueueAllocaImpl(hal::SemaphoreList wait, hal:
   const bool device_only = !(Allocator::Promote(params).type & hal::MemoryType::kHostVisible);
   auto& cuda_allocator = static_cast<Allocator&>(allocator());
   Ref<hal::Buffer> storage;
+  bool enqueued = true;  // the allocation (or its zeroing) is on the stream
   if (context_->memory_pool() && device_only) {
     if (size > cuda_allocator.max_allocation_size()) {
       return base::ResourceExhaustedError("queue alloca of ", size, " bytes exceeds the limit of ",
@@ -211,12 +213,19 @@ StatusOr<Ref<hal::Buffer>> Device::QueueAllocaImpl(hal::SemaphoreList wait, hal:
     }
     // Allocated now on the dispatch stream: every use is enqueued after it, and the pool may
     // hand back memory whose stream-ordered free is already enqueued.
-    RT_ASSIGN_OR_RETURN(storage, cuda_allocator.AllocateFromPool(params, size));
+    RT_ASSIGN_OR_RETURN(storage, cuda_allocator.AllocateFromPool(params, size, &enqueued));
   } else {
     RT_ASSIGN_OR_RETURN(storage, cuda_allocator.AllocateBuffer(params, size));
   }
   Ref<hal::Buffer> buffer = base::MakeRef<hal::utils::TransientBuffer>(std::move(storage), flags);
-  queue_->Submit(wait, signal, nullptr);
+  // A cached pool block is usable once the stream has passed its earlier uses: the queue then
+  // orders the signal, and completes it at once when everything issued has finished. Otherwise
+  // the signal follows the enqueued allocation.
+  if (enqueued) {
+    queue_->Submit(wait, signal, [](CUstream) { return Status::Ok(); });
+  } else {
+    queue_->Submit(wait, signal, nullptr);
+  }
   return buffer;
 }
 

@@ -102,17 +102,25 @@ Ref<GraphReplayCommandBuffer> GraphReplayCommandBuffer::Create(Ref<Context> cont
 
 // Recording is validated by hal::CommandBuffer before it reaches here, and again (identically)
 // by the deferred command buffer; it happens once per command buffer.
+void GraphReplayCommandBuffer::NoteDirect(const hal::BufferRef& ref) {
+  if (ref.buffer && !Buffer::Cast(ref.buffer->allocated_buffer())) direct_refs_movable_ = true;
+}
+
 Status GraphReplayCommandBuffer::FillImpl(const hal::BufferRef& target, uint32_t pattern,
                                           uint32_t pattern_length) {
+  NoteDirect(target);
   return deferred_->Fill(target, pattern, pattern_length);
 }
 
 Status GraphReplayCommandBuffer::UpdateImpl(const void* source, uint64_t length, const hal::BufferRef& target) {
+  NoteDirect(target);
   return deferred_->Update(source, length, target);
 }
 
 Status GraphReplayCommandBuffer::CopyImpl(const hal::BufferRef& source, const hal::BufferRef& target,
                                           uint64_t length) {
+  NoteDirect(source);
+  NoteDirect(target);
   return deferred_->Copy(source, target, length);
 }
 
@@ -121,6 +129,8 @@ Status GraphReplayCommandBuffer::DispatchImpl(const Ref<hal::Executable>& execut
                                               std::span<const uint32_t> constants,
                                               std::span<const hal::BufferRef> bindings,
                                               hal::DispatchFlags flags) {
+  for (const hal::BufferRef& binding : bindings) NoteDirect(binding);
+  if (config.workgroup_count_ref.buffer) NoteDirect(config.workgroup_count_ref);
   return deferred_->Dispatch(executable, export_ordinal, config, constants, bindings, flags);
 }
 
@@ -134,11 +144,37 @@ Status GraphReplayCommandBuffer::ReplayOnStream(std::span<const hal::BufferBindi
   return deferred_->Replay(binding_table, target);
 }
 
+bool GraphReplayCommandBuffer::TableKey(std::span<const hal::BufferBinding> binding_table,
+                                        std::vector<uint64_t>* key) {
+  key->clear();
+  for (const hal::BufferBinding& binding : binding_table) {
+    uint64_t address = 0, size = 0;
+    if (binding.buffer) {
+      base::StatusOr<CUdeviceptr> resolved = Buffer::ResolveDevicePointer(binding.buffer.get(), binding.offset);
+      if (!resolved.ok()) return false;
+      address = *resolved;
+      size = binding.buffer->byte_length();
+    }
+    key->insert(key->end(), {address, binding.offset, binding.length, size});
+  }
+  return true;
+}
+
 Status GraphReplayCommandBuffer::Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream) {
   if (stream_only_) return ReplayOnStream(binding_table, stream);
+  // Same table resolution as a launch that used graph_, and nothing direct can move: the full
+  // key would match too.
+  const bool table_keyed = !direct_refs_movable_ && TableKey(binding_table, &scratch_key_);
+  // Under a CUDA tool, every submission gets a graph of its own: compute-sanitizer (CUDA 13.0)
+  // dereferences null inside cuGraphLaunch when an exec is relaunched after the pool memory its
+  // nodes use was freed and allocated again at the same address. After kMaxBuilds, as usual,
+  // submissions replay onto the stream.
+  const bool reuse = !context_->tool_injected();
+  if (reuse && table_keyed && graph_ && scratch_key_ == table_key_) return graph_->Launch(stream);
+  table_key_.clear();
   KeyTarget key;
   RT_RETURN_IF_ERROR(deferred_->Replay(binding_table, key));
-  if (!graph_ || key.key != key_) {
+  if (!graph_ || key.key != key_ || !reuse) {
     if (builds_ == kMaxBuilds) {
       stream_only_ = true;
       return ReplayOnStream(binding_table, stream);
@@ -163,6 +199,7 @@ Status GraphReplayCommandBuffer::Launch(std::span<const hal::BufferBinding> bind
     graph_ = std::move(graph).value();
     key_ = std::move(key.key);
   }
+  if (table_keyed) table_key_.swap(scratch_key_);
   return graph_->Launch(stream);
 }
 

@@ -9,8 +9,12 @@
 // launch per dispatch. A command buffer whose table keeps moving stops rebuilding after
 // kMaxBuilds and replays onto the stream like stream mode; so does one the graph cannot express.
 //
-// Thread-safety: recording as for any command buffer; Launch runs on the device's issue thread
-// only (submissions are serialized there), which is what makes the cache safe without a lock.
+// Finding the graph is cheap on the common path: when no recorded direct reference can move (all
+// are plain CUDA buffers) and the table resolves as at the last launch, the commands are not
+// walked at all; otherwise every reference is resolved and compared.
+//
+// Thread-safety: recording as for any command buffer; Launch is serialized by the device's
+// pending queue (one issue at a time), which is what makes the cache safe without a lock.
 #ifndef IREE_RT_DRIVERS_CUDA_GRAPH_REPLAY_COMMAND_BUFFER_H_
 #define IREE_RT_DRIVERS_CUDA_GRAPH_REPLAY_COMMAND_BUFFER_H_
 
@@ -52,6 +56,11 @@ class GraphReplayCommandBuffer final : public hal::CommandBuffer {
   base::Status ExecutionBarrierImpl() override;
   base::Status FinalizeImpl() override;
 
+  // Notes a recorded direct reference whose device address may change between submissions.
+  void NoteDirect(const hal::BufferRef& ref);
+  // The resolved address, offset, length and buffer size of every table entry; false if one does
+  // not resolve (the full replay then reports it).
+  static bool TableKey(std::span<const hal::BufferBinding> binding_table, std::vector<uint64_t>* key);
   base::Status ReplayOnStream(std::span<const hal::BufferBinding> binding_table, CUstream stream) const;
 
   // Rebuilds allowed before falling back to stream replay for good.
@@ -59,8 +68,11 @@ class GraphReplayCommandBuffer final : public hal::CommandBuffer {
 
   const base::Ref<Context> context_;
   const base::Ref<hal::utils::DeferredCommandBuffer> deferred_;
-  // Issue thread only:
+  bool direct_refs_movable_ = false;  // set while recording
+  // Launch only:
   std::vector<uint64_t> key_;                           // addresses and lengths graph_ was built for
+  std::vector<uint64_t> table_key_;                     // a table known to resolve to key_
+  std::vector<uint64_t> scratch_key_;
   base::Ref<GraphCommandBuffer> graph_;
   std::vector<base::Ref<GraphCommandBuffer>> retired_;  // earlier builds, possibly still running
   int builds_ = 0;

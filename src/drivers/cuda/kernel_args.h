@@ -8,8 +8,8 @@
 
 #include <cstdint>
 #include <span>
-#include <vector>
 
+#include "base/inline_vector.h"
 #include "base/status.h"
 
 namespace iree_rt::drivers::cuda {
@@ -32,22 +32,23 @@ inline base::Status CheckBindingAlignment(std::span<const CUdeviceptr> bindings)
 
 class KernelArgs {
  public:
-  KernelArgs(std::span<const CUdeviceptr> bindings, std::span<const uint32_t> constants)
-      : slots_(bindings.size() + constants.size()), pointers_(slots_.size()) {
-    for (size_t i = 0; i < bindings.size(); ++i) slots_[i] = bindings[i];
-    for (size_t j = 0; j < constants.size(); ++j) slots_[bindings.size() + j] = constants[j];
-    for (size_t k = 0; k < slots_.size(); ++k) pointers_[k] = &slots_[k];
+  KernelArgs(std::span<const CUdeviceptr> bindings, std::span<const uint32_t> constants) {
+    for (CUdeviceptr binding : bindings) slots_.push_back(binding);
+    for (uint32_t constant : constants) slots_.push_back(constant);
+    // Taken once every slot is in place (growing may move them).
+    for (uint64_t& slot : slots_) pointers_.push_back(&slot);
   }
   KernelArgs(const KernelArgs&) = delete;
   KernelArgs& operator=(const KernelArgs&) = delete;
 
   // Valid while this object lives; CUDA copies the values at launch / node creation.
-  void** params() { return pointers_.empty() ? nullptr : pointers_.data(); }
+  void** params() { return pointers_.empty() ? nullptr : pointers_.begin(); }
 
  private:
   // A u32 stored in a u64 slot sits in its low bytes on little-endian hosts, where CUDA runs.
-  std::vector<uint64_t> slots_;
-  std::vector<void*> pointers_;
+  // Inline for typical dispatches: a launch then allocates nothing.
+  base::InlineVector<uint64_t, 16> slots_;
+  base::InlineVector<void*, 16> pointers_;
 };
 
 }  // namespace iree_rt::drivers::cuda

@@ -1,42 +1,46 @@
 // cuda::PendingQueue: orders one device's queue operations by semaphores and issues them to the
 // dispatch stream without blocking submitters.
 //
-// Submit() parks an operation until each wait is either reached on the host or covered by a
-// device timepoint (an event already recorded by an issued operation; the stream then waits on
-// that event, with no host round trip). The issue thread releases ready operations in
-// submission order: stream waits, the work itself, then one event per CUDA signal semaphore
-// (becoming that semaphore's device timepoint). Completion is observed by cuLaunchHostFunc on
-// the callback stream; that callback only queues the operation for the completion thread, which
-// advances (or, if any wait failed, fails) the signals and releases the operation's resources.
-// Failures anywhere reach every signal, and through them every dependent operation.
-//
-// A device fault (which stops CUDA from running host callbacks) is detected by polling the stream
-// when completions stall, and fails every in-flight operation's signals.
+// An operation is ready once each wait is either reached on the host or covered by a device
+// timepoint (an event already recorded by an issued operation; the stream then waits on that
+// event, with no host round trip). A ready operation submitted while nothing is parked is issued
+// on the submitting thread; others are parked, and the issue thread releases them as their waits
+// are met. Issuing enqueues the stream waits, the work itself, then one event per CUDA signal
+// semaphore (becoming that semaphore's device timepoint) and hands the operation to InFlight,
+// which advances (or fails) its signals once its last event has fired: observed by the completion
+// thread (cuEventSynchronize, oldest first) or earlier by a host waiter synchronising on the
+// event itself. No host callback (cuLaunchHostFunc) is used. An operation without device work
+// whose waits are reached on the host completes at once if the stream has finished everything
+// issued before it. Failures anywhere reach every
+// signal, and through them every dependent operation; a device fault reaches them through the
+// events' errors.
 // Destruction fails parked operations with CANCELLED and waits for issued ones to complete.
 #ifndef IREE_RT_DRIVERS_CUDA_PENDING_QUEUE_H_
 #define IREE_RT_DRIVERS_CUDA_PENDING_QUEUE_H_
 
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <thread>
-#include <unordered_set>
 #include <vector>
 
 #include "drivers/cuda/context.h"
 #include "drivers/cuda/event_pool.h"
+#include "drivers/cuda/in_flight.h"
 #include "hal/semaphore.h"
 
 namespace iree_rt::drivers::cuda {
 
 class PendingQueue {
  public:
-  // Enqueues the operation's device work on the dispatch stream; runs on the issue thread with
-  // the context current. Its captures live until the operation completes.
+  // Enqueues the operation's device work on the dispatch stream; runs with the context current,
+  // on the submitting thread or the issue thread, never two at once. Its captures live until the
+  // operation completes. A null IssueFn means the operation has no device work and nothing of it
+  // is on the stream: if its waits are reached on the host and everything issued before it has
+  // completed, it completes at once on the submitting thread (no event, no retirement).
   using IssueFn = std::function<base::Status(CUstream stream)>;
 
   PendingQueue(base::Ref<Context> context, base::Ref<EventPool> events);
@@ -48,18 +52,13 @@ class PendingQueue {
               IssueFn issue);
 
  private:
-  struct Point {
-    base::Ref<hal::Semaphore> semaphore;
-    uint64_t value;
-  };
+  using Point = InFlight::Point;
   struct Operation {
     std::vector<Point> waits;
     std::vector<Point> signals;
     IssueFn issue;
     // Host timepoints registered to wake the issue thread (cancelled once issued).
     std::vector<std::pair<hal::Semaphore*, hal::Semaphore::TimepointId>> notifications;
-    std::vector<base::Ref<Event>> events;  // kept until completion
-    PendingQueue* queue = nullptr;
   };
   // Wakes the issue thread; shared with semaphore callbacks that may outlive the queue.
   struct Wakeup {
@@ -70,33 +69,29 @@ class PendingQueue {
 
   void IssueLoop();
   void CompletionLoop();
-  // After a quiet interval with work in flight: if the stream reports a device fault (a sticky
-  // error, after which CUDA never runs the host callbacks), fails every in-flight operation's
-  // signals with it instead of letting waiters hang. The operations are left allocated.
-  void CheckForDeviceFault(std::unique_lock<std::mutex>& lock);
   // Outcome of looking at an operation's waits.
   enum class Readiness { kBlocked, kReady, kFailed };
-  Readiness Evaluate(Operation& op, std::vector<base::Ref<Event>>* device_waits, base::Status* failure);
+  // |host_reached| (optional) tells whether every wait is reached on the host.
+  Readiness Evaluate(Operation& op, std::vector<base::Ref<Event>>* device_waits, base::Status* failure,
+                     bool* host_reached = nullptr);
+  // Whether everything issued so far has completed; mutex_ held.
+  bool StreamIdle();
+  // Issues a ready operation; called with mutex_ held (issues are serialised in stream order).
+  // On failure the operation is returned, for its signals to be failed without the lock.
   base::Status Issue(Operation& op, const std::vector<base::Ref<Event>>& device_waits);
   static void CancelNotifications(Operation& op);
   static void FailSignals(Operation& op, const base::Status& status);
-  static void CUDA_CB OnHostFunc(void* user_data);
   void Poke();
 
   const base::Ref<Context> context_;
   const base::Ref<EventPool> events_;
+  const base::Ref<InFlight> in_flight_;
   std::shared_ptr<Wakeup> wakeup_;
 
-  std::mutex mutex_;  // guards pending_, stopping_
+  std::mutex mutex_;  // guards pending_, stopping_ and every issue to the stream
   std::list<std::unique_ptr<Operation>> pending_;
   bool stopping_ = false;
-
-  std::mutex completion_mutex_;  // guards completed_, in_flight_, completion_stopping_
-  std::condition_variable completion_cv_;
-  std::deque<Operation*> completed_;
-  // Issued operations whose host callback has not run yet.
-  std::unordered_set<Operation*> in_flight_;
-  bool completion_stopping_ = false;
+  base::Ref<Event> last_done_;  // the completion event of the last issued operation
 
   std::thread issue_thread_;
   std::thread completion_thread_;

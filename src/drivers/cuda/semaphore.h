@@ -1,10 +1,13 @@
 // cuda::Semaphore: a host timeline (hal::utils::HostSemaphore) plus the device timepoints of
 // submissions already issued to a stream: "the timeline reaches V when CUevent E completes".
 //
-// Host waits and host signals never touch CUDA. A queue operation waiting for V can make its
-// stream wait on the event of a timepoint >= V (cuStreamWaitEvent) instead of waiting for the
-// host to see the signal. Timepoints at or below the host value are dropped as the timeline
-// advances. Thread-safety: every method may be called from any thread.
+// Host signals never touch CUDA. A queue operation waiting for V can make its stream wait on the
+// event of a timepoint >= V (cuStreamWaitEvent) instead of waiting for the host to see the signal.
+// A host wait for a value covered by a timepoint synchronises on that event itself
+// (cuEventSynchronize, or cuEventQuery until the deadline) and retires the issuing queue's
+// finished work (cuda::InFlight), so the wait ends when the GPU finishes, without a hop through
+// another thread. Timepoints at or below the host value
+// are dropped as the timeline advances. Thread-safety: every method may be called from any thread.
 #ifndef IREE_RT_DRIVERS_CUDA_SEMAPHORE_H_
 #define IREE_RT_DRIVERS_CUDA_SEMAPHORE_H_
 
@@ -12,6 +15,7 @@
 #include <mutex>
 
 #include "drivers/cuda/event_pool.h"
+#include "drivers/cuda/in_flight.h"
 #include "hal/semaphore.h"
 #include "hal/utils/host_semaphore.h"
 
@@ -24,19 +28,23 @@ class Semaphore final : public hal::Semaphore {
 
   static Semaphore* Cast(hal::Semaphore* semaphore) { return dynamic_cast<Semaphore*>(semaphore); }
 
-  // Records that |event| completes when the timeline reaches |value|.
-  void AddDeviceTimepoint(uint64_t value, base::Ref<Event> event);
-  // The event of the lowest timepoint >= |value|, or null. Streams of any CUDA context may wait
-  // on it.
-  base::Ref<Event> FindDeviceTimepoint(uint64_t value);
+  // Records that |event| completes when the timeline reaches |value|; |in_flight| retires the
+  // operation that signals it.
+  void AddDeviceTimepoint(uint64_t value, base::Ref<Event> event, base::Ref<InFlight> in_flight);
+  // The event of the lowest timepoint >= |value|, or null; |issuer| receives the InFlight of the
+  // queue that recorded it. Streams of any CUDA context may wait on it.
+  base::Ref<Event> FindDeviceTimepoint(uint64_t value, InFlight** issuer = nullptr);
 
  private:
-  using Timepoint = base::Ref<Event>;
+  struct Timepoint {
+    base::Ref<Event> event;
+    base::Ref<InFlight> in_flight;
+  };
 
   base::StatusOr<uint64_t> QueryImpl() override { return host_->Query(); }
   base::Status SignalImpl(uint64_t value) override;
   void FailImpl(base::Status status) override;
-  base::Status WaitImpl(uint64_t value, int64_t timeout_ns) override { return host_->Wait(value, timeout_ns); }
+  base::Status WaitImpl(uint64_t value, int64_t timeout_ns) override;
   TimepointId NotifyAtImpl(uint64_t value, Callback callback) override {
     return host_->NotifyAt(value, std::move(callback));
   }

@@ -1,7 +1,7 @@
 #include "drivers/cuda/stream_target.h"
 
-#include <vector>
 
+#include "base/inline_vector.h"
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/executable.h"
 #include "drivers/cuda/kernel_args.h"
@@ -62,9 +62,10 @@ Status StreamTarget::Dispatch(hal::Executable& executable, uint32_t export_ordin
   Executable* cuda_executable = Executable::Cast(&executable);
   if (!cuda_executable) return base::InvalidArgumentError("executable was not loaded by a CUDA device");
   if (workgroup_count[0] == 0 || workgroup_count[1] == 0 || workgroup_count[2] == 0) return Status::Ok();
-  std::vector<CUdeviceptr> addresses(bindings.size());
-  for (size_t i = 0; i < bindings.size(); ++i) {
-    RT_ASSIGN_OR_RETURN(addresses[i], Address(bindings[i]));
+  base::InlineVector<CUdeviceptr, 16> addresses;
+  for (const ResolvedRef& binding : bindings) {
+    RT_ASSIGN_OR_RETURN(CUdeviceptr address, Address(binding));
+    addresses.push_back(address);
   }
   const Kernel& kernel = cuda_executable->kernel(export_ordinal);
   RT_RETURN_IF_ERROR(CheckBindingAlignment(addresses));
