@@ -70,7 +70,7 @@ fi
 if [[ $SECTIONS == *e2e* ]]; then
   : > "$OUT/e2e.log"
   # Stream command buffers (the default) and CUDA graphs.
-  for device in ${E2E_DEVICES:-cuda cuda://0?command_buffer_mode=graph}; do
+  for device in ${E2E_DEVICES:-cuda cuda://0?command_buffer_mode=stream}; do
     pass=0; fail=0; expected_fail=0; unexpected=()
     for module in "$PAYLOAD"/e2e/*.vmfb; do
       name=$(basename "$module" .vmfb)
@@ -113,7 +113,7 @@ if [[ $SECTIONS == *bench* && -x "$PAYLOAD/bin/iree-rt-benchmark" ]]; then
   # ms per call (median of 3 runs): compare with docs/facts_corrections.md (IREE 3.13.0's own
   # runtime: add 0.118-0.131 ms, matmul_4096 35.3 ms, on an H200).
   : > "$OUT/bench.log"
-  for device in "cuda" "cuda://0?command_buffer_mode=graph"; do
+  for device in "cuda" "cuda://0?command_buffer_mode=stream"; do
     for workload in add matmul_4096; do
       if [[ $workload == add ]]; then ins=(--input="4xf32=1 2 3 4" --input="4xf32=10 20 30 40");
       else ins=(--input=4096x4096xf32=0.5 --input=4096x4096xf32=0.25); fi
