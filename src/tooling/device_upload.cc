@@ -38,4 +38,27 @@ StatusOr<Ref<hal::BufferView>> UploadToDevice(const Ref<hal::BufferView>& view, 
                                  view->encoding());
 }
 
+StatusOr<Ref<hal::BufferView>> DownloadToHost(const Ref<hal::BufferView>& view, hal::Device& device) {
+  const Ref<hal::Buffer>& source = view->buffer();
+  if ((source->memory_type() & hal::MemoryType::kHostVisible) &&
+      (source->allowed_usage() & hal::BufferUsage::kMappingScoped)) {
+    return view;
+  }
+  const uint64_t length = view->byte_length();
+  hal::BufferParams params;
+  params.type = hal::MemoryType::kHostLocal;
+  params.usage = hal::BufferUsage::kTransfer | hal::BufferUsage::kMapping;
+  params.access = hal::MemoryAccess::kAll;
+  RT_ASSIGN_OR_RETURN(Ref<hal::Buffer> target, device.allocator().AllocateBuffer(params, length));
+  if (length != 0) {
+    RT_ASSIGN_OR_RETURN(Ref<hal::Semaphore> done, device.CreateSemaphore(0));
+    const hal::SemaphorePoint signal{done.get(), 1};
+    RT_RETURN_IF_ERROR(device.QueueCopy(hal::kQueueAffinityAny, {}, {&signal, 1}, source, 0, target,
+                                        0, length));
+    RT_RETURN_IF_ERROR(done->Wait(1, hal::kInfiniteTimeout));
+  }
+  return hal::BufferView::Create(std::move(target), view->shape(), view->element_type(),
+                                 view->encoding());
+}
+
 }  // namespace iree_rt::tooling

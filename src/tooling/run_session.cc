@@ -176,6 +176,17 @@ StatusOr<std::vector<vm::Value>> RunSession::ParseInputs(const vm::Context::Func
   return values;
 }
 
+Status RunSession::DownloadResults(std::vector<vm::Value>* results) {
+  for (vm::Value& value : *results) {
+    if (value.type() != vm::ValueType::kRef) continue;
+    Ref<hal::BufferView> view = value.ref().GetRef<hal::BufferView>();
+    if (!view) continue;
+    RT_ASSIGN_OR_RETURN(Ref<hal::BufferView> host, DownloadToHost(view, device()));
+    value = vm::Value::FromRef(vm::Ref::Make(std::move(host)));
+  }
+  return Status::Ok();
+}
+
 Status RunSession::Invoke(const vm::Context::Function& function, std::span<const vm::Value> args,
                           std::vector<vm::Value>* results) {
   if (!IsAsync(*function.info)) return context_->Invoke(function, args, results);

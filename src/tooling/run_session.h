@@ -64,6 +64,10 @@ class RunSession {
   base::Status Invoke(const vm::Context::Function& function, std::span<const vm::Value> args,
                       std::vector<vm::Value>* results);
 
+  // Replaces each buffer-view result the host cannot map (device-local GPU memory) by a
+  // host-readable copy, for printing, writing and comparing.
+  base::Status DownloadResults(std::vector<vm::Value>* results);
+
   // The cconv of |function| as its callers see it: without the async fence arguments.
   static base::StatusOr<std::string> UserCconv(const vm::ExportInfo& info);
   // Whether |info| was compiled with the async-external (coarse-fences) execution model.

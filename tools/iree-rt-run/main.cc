@@ -180,6 +180,7 @@ StatusOr<int> Run(const Flags& flags, std::string* out) {
   *out += base::StrCat("EXEC @", function.info->name, "\n");
   std::vector<vm::Value> results;
   RT_RETURN_IF_ERROR(session->Invoke(function, args, &results));
+  RT_RETURN_IF_ERROR(session->DownloadResults(&results));
   if (!flags.expected_outputs.empty()) {
     RT_ASSIGN_OR_RETURN(std::vector<vm::Value> expected,
                         ParseExpected(*session, function, flags.expected_outputs));
