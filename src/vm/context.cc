@@ -97,24 +97,23 @@ Status Context::Register(base::Ref<Module> module) {
     return nullptr;
   };
 
+  // Charged before the state exists: its globals are allocated when it is created.
+  StatusOr<base::MemoryCharge> footprint = base::MemoryCharge::Take(
+      quota_.budget.get(), module->state_footprint_bytes(), "the module's globals");
+  if (!footprint.ok()) {
+    Status status = footprint.status();
+    return status.Annotate(context);
+  }
   StatusOr<std::unique_ptr<ModuleState>> state = module->CreateState(*instance_);
   if (!state.ok()) {
     Status status = state.status();
     return status.Annotate(context);
   }
   Entry entry{module, std::move(state).value(), {}, {}};
+  entry.footprint = std::move(footprint).value();
   for (const ExportInfo& info : module->exports()) entry.cconvs.push_back(ParseCconv(info.cconv));
   if (!entry.state) return base::InternalError("module '", name, "' created a null state");
   entry.state->set_quota(&quota_);
-  {
-    StatusOr<base::MemoryCharge> footprint = base::MemoryCharge::Take(
-        quota_.budget.get(), entry.state->footprint_bytes(), "the module's globals");
-    if (!footprint.ok()) {
-      Status status = footprint.status();
-      return status.Annotate(context);
-    }
-    entry.footprint = std::move(footprint).value();
-  }
 
   for (const Dependency& dependency : module->dependencies()) {
     const Entry* found = find_module(dependency.name);

@@ -62,10 +62,6 @@ class ModuleState {
   // failed expectation is never silently lost. Returns OK when there were none, and clears them.
   virtual base::Status TakeRecordedFailures() { return base::Status(); }
 
-  // Bytes the state itself holds for the whole context (globals), charged to the context's
-  // memory budget when it is registered.
-  virtual uint64_t footprint_bytes() const { return 0; }
-
   // The limits and memory budget of the owning context, which sets them before any call; null
   // for states used outside a context (tests), where nothing is checked or charged.
   const ContextQuota* quota() const { return quota_; }
@@ -95,6 +91,10 @@ class Module : public base::RefObject {
 
   // Creates this module's state for a new context.
   virtual base::StatusOr<std::unique_ptr<ModuleState>> CreateState(Instance& instance) = 0;
+  // Bytes CreateState allocates for the whole context (globals). The context charges them to its
+  // memory budget before the state is created, so a module declaring huge globals fails with
+  // RESOURCE_EXHAUSTED instead of allocating them.
+  virtual uint64_t state_footprint_bytes() const { return 0; }
 
   // Binds import |ordinal| of |state| to |target| (null module: an unresolved optional import).
   // Called by the context for every import, in order, before any call into |state|.

@@ -102,9 +102,6 @@ class BytecodeModuleState final : public ModuleState {
   uint32_t global_bytes_size() const { return global_bytes_size_; }
   RefSlot* ref_globals() const { return ref_globals_.get(); }
   uint32_t ref_global_count() const { return ref_global_count_; }
-  uint64_t footprint_bytes() const override {
-    return uint64_t{global_bytes_size_} + uint64_t{ref_global_count_} * sizeof(RefSlot);
-  }
   std::vector<ImportBinding>& imports() { return imports_; }
   // The retained rodata buffer |ordinal| of this state (created on first use).
   const RefSlot& Rodata(uint32_t ordinal);
@@ -146,6 +143,9 @@ class BytecodeModule final : public Module {
   std::span<const vm::Dependency> dependencies() const override { return dependencies_; }
 
   base::StatusOr<std::unique_ptr<ModuleState>> CreateState(Instance& instance) override;
+  uint64_t state_footprint_bytes() const override {
+    return uint64_t{global_bytes_} + uint64_t{global_refs_} * sizeof(RefSlot);
+  }
   // Binds import |ordinal|. A BytecodeModule target whose export has this import's exact
   // calling convention is entered directly by the interpreter; anything else through
   // Module::Call. INTERNAL when the target's signature differs from the declared one.
