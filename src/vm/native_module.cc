@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/inline_vector.h"
 #include "vm/stack.h"
 
 namespace iree_rt::vm {
@@ -79,7 +80,7 @@ Status NativeModule::Call(Stack& stack, ModuleState& state, uint32_t export_ordi
                                         " values but got ", results.size());
   }
   if (!status.ok()) return status.Annotate(ErrorContext(*entry));
-  return Invoke(stack, state, *entry, args, results);
+  return InvokeValues(stack, state, *entry, args, results);
 }
 
 Status NativeModule::CallTyped(Stack& stack, ModuleState& state, uint32_t export_ordinal,
@@ -87,7 +88,22 @@ Status NativeModule::CallTyped(Stack& stack, ModuleState& state, uint32_t export
   if (!validated_ || export_ordinal >= entries_.size()) {
     return Lookup(export_ordinal).status();  // the error
   }
+  return InvokeValues(stack, state, entries_[export_ordinal], args, results);
+}
+
+Status NativeModule::CallArgs(Stack& stack, ModuleState& state, uint32_t export_ordinal,
+                              std::span<const Arg> args, std::span<Value> results) {
+  if (!validated_ || export_ordinal >= entries_.size()) {
+    return Lookup(export_ordinal).status();  // the error
+  }
   return Invoke(stack, state, entries_[export_ordinal], args, results);
+}
+
+Status NativeModule::InvokeValues(Stack& stack, ModuleState& state, const Entry& entry,
+                                  std::span<const Value> args, std::span<Value> results) {
+  base::InlineVector<Arg, 16> converted;
+  for (const Value& value : args) converted.push_back(Arg::From(value));
+  return Invoke(stack, state, entry, converted, results);
 }
 
 StatusOr<const NativeModule::Entry*> NativeModule::Lookup(uint32_t export_ordinal) const {
@@ -108,10 +124,10 @@ std::string NativeModule::ErrorContext(const Entry& entry) const {
 }
 
 Status NativeModule::Invoke(Stack& stack, ModuleState& state, const Entry& entry,
-                            std::span<const Value> args, std::span<Value> results) {
-  Status status = stack.Enter();
-  if (!status.ok()) return status.Annotate(ErrorContext(entry));
+                            std::span<const Arg> args, std::span<Value> results) {
+  if (!stack.TryEnter()) return stack.Enter().Annotate(ErrorContext(entry));
   DepthScope depth(stack);
+  Status status;
 
   // Typed zeros, so a handler that leaves a result alone still returns a well-typed value.
   for (size_t i = 0; i < results.size(); ++i) results[i] = Value::Zero(entry.cconv.results[i]);

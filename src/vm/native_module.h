@@ -3,7 +3,8 @@
 // A subclass lists its functions (name, cconv, handler) once; Call checks the arguments against
 // the cconv before the handler runs, so handlers index |args| without re-checking types, and
 // annotates failures with "while invoking native function <module>.<function>". Native
-// functions run to completion (they never return DEFERRED).
+// functions run to completion (they never return DEFERRED). Handlers take vm::Args: the
+// interpreter builds them straight from its registers (CallArgs), hosts' Values are converted.
 #ifndef IREE_RT_VM_NATIVE_MODULE_H_
 #define IREE_RT_VM_NATIVE_MODULE_H_
 
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "vm/arg.h"
 #include "vm/cconv.h"
 #include "vm/module.h"
 
@@ -20,7 +22,7 @@ namespace iree_rt::vm {
 class NativeModule : public Module {
  public:
   // |state| is what CreateState returned for the calling context.
-  using Handler = std::function<base::Status(ModuleState& state, std::span<const Value> args,
+  using Handler = std::function<base::Status(ModuleState& state, std::span<const Arg> args,
                                              std::span<Value> results)>;
   struct FunctionDef {
     std::string name;
@@ -41,6 +43,10 @@ class NativeModule : public Module {
   // Skips the argument type checks: the caller built |args| from the cconv.
   base::Status CallTyped(Stack& stack, ModuleState& state, uint32_t export_ordinal,
                          std::span<const Value> args, std::span<Value> results) override;
+  // The interpreter's path: |args| borrowed from its registers and |results| (default Values,
+  // sized to the cconv) laid out per the export's cconv, which linking checked.
+  base::Status CallArgs(Stack& stack, ModuleState& state, uint32_t export_ordinal,
+                        std::span<const Arg> args, std::span<Value> results);
 
  protected:
   // INTERNAL-free by construction: a malformed cconv in |functions| is a programming error
@@ -58,7 +64,10 @@ class NativeModule : public Module {
   base::StatusOr<const Entry*> Lookup(uint32_t export_ordinal) const;
   std::string ErrorContext(const Entry& entry) const;
   base::Status Invoke(Stack& stack, ModuleState& state, const Entry& entry,
-                      std::span<const Value> args, std::span<Value> results);
+                      std::span<const Arg> args, std::span<Value> results);
+  // Invoke with Values (from hosts and untyped importers) converted to borrowed Args.
+  base::Status InvokeValues(Stack& stack, ModuleState& state, const Entry& entry,
+                            std::span<const Value> args, std::span<Value> results);
 
   std::string name_;
   uint32_t version_;

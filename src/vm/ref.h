@@ -4,7 +4,8 @@
 // statically allocated descriptor whose address is its identity (one per type name, e.g.
 // "vm.buffer", "hal.buffer_view"). A class opts in by specializing RefTypeOf<T>, which lets
 // typed access (Ref::Get<T>) check the type without RTTI. The VM layer never includes hal/:
-// modules/hal provides the specializations for HAL objects.
+// modules/hal provides the specializations for HAL objects. RefView is the borrowed form (no
+// count), for native-call arguments (vm/arg.h).
 #ifndef IREE_RT_VM_REF_H_
 #define IREE_RT_VM_REF_H_
 
@@ -103,6 +104,34 @@ class Ref {
 
   // Same object (and type); two null refs are equal.
   bool operator==(const Ref& other) const { return ptr_ == other.ptr_ && type_ == other.type_; }
+
+ private:
+  base::RefObject* ptr_ = nullptr;
+  const RefType* type_ = nullptr;
+};
+
+// A borrowed reference: what a Ref offers for reading, without owning a count. Whoever made it
+// keeps the object alive for as long as the view is used.
+class RefView {
+ public:
+  RefView() = default;
+  RefView(base::RefObject* object, const RefType* type)
+      : ptr_(object), type_(object ? type : nullptr) {}
+
+  bool is_null() const { return ptr_ == nullptr; }
+  explicit operator bool() const { return ptr_ != nullptr; }
+  const RefType* type() const { return type_; }
+  base::RefObject* object() const { return ptr_; }
+  template <typename T>
+  T* Get() const {
+    return type_ == RefTypeOf<T>() ? static_cast<T*>(ptr_) : nullptr;
+  }
+  template <typename T>
+  base::Ref<T> GetRef() const {
+    return base::Ref<T>::Retain(Get<T>());
+  }
+  // An owning Ref to the same object (adds a count).
+  Ref Retain() const { return Ref::Retain(ptr_, type_); }
 
  private:
   base::RefObject* ptr_ = nullptr;

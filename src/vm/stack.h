@@ -59,6 +59,13 @@ class Stack {
     ++depth_;
     return base::Status();
   }
+  // Enter without building a Status: false (and no count) past the limit, where Enter() then
+  // gives the error.
+  bool TryEnter() {
+    if (depth_ >= max_depth_) return false;
+    ++depth_;
+    return true;
+  }
   void Leave() { --depth_; }
   size_t depth() const { return depth_; }
   size_t max_depth() const { return max_depth_; }

@@ -132,7 +132,7 @@ class StubModule final : public vm::NativeModule {
       if (import.module_name != name || !seen.insert(import.function_name).second) continue;
       RT_ASSIGN_OR_RETURN(vm::Cconv cconv, vm::ParseCconv(import.cconv));
       functions.push_back({std::string(import.function_name), std::string(import.cconv),
-                           [results = cconv.results](vm::ModuleState&, std::span<const vm::Value>,
+                           [results = cconv.results](vm::ModuleState&, std::span<const vm::Arg>,
                                                      std::span<vm::Value> out) {
                              for (size_t i = 0; i < out.size() && i < results.size(); ++i) {
                                out[i] = vm::Value::Zero(results[i]);

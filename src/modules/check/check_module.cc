@@ -58,13 +58,13 @@ StatusOr<CheckState*> GetState(vm::ModuleState& state) {
   return check_state;
 }
 
-std::string RefTypeName(const vm::Ref& ref) {
+std::string RefTypeName(vm::RefView ref) {
   return ref.type() ? std::string(ref.type()->name) : std::string("an untyped ref");
 }
 
 // A device argument may be null: it is needed only to read buffers the host cannot map.
-StatusOr<hal::Device*> DeviceArg(const vm::Value& value) {
-  const vm::Ref& ref = value.ref();
+StatusOr<hal::Device*> DeviceArg(const vm::Arg& value) {
+  const vm::RefView ref = value.ref();
   if (ref.is_null()) return static_cast<hal::Device*>(nullptr);
   auto* device = ref.Get<hal::Device>();
   if (!device) {
@@ -73,8 +73,8 @@ StatusOr<hal::Device*> DeviceArg(const vm::Value& value) {
   return device;
 }
 
-StatusOr<HostView> ViewArg(hal::Device* device, const vm::Value& value, const char* what) {
-  const vm::Ref& ref = value.ref();
+StatusOr<HostView> ViewArg(hal::Device* device, const vm::Arg& value, const char* what) {
+  const vm::RefView ref = value.ref();
   if (ref.is_null()) return base::InvalidArgumentError(what, ": the buffer view is null");
   Ref<hal::BufferView> view = ref.GetRef<hal::BufferView>();
   if (!view) {
@@ -102,14 +102,14 @@ Status AppendOperand(std::ostringstream& os, const char* label, const HostView& 
 // expect_true / expect_false
 //===------------------------------------------------------------------------------------------===//
 
-Status ExpectTrue(vm::ModuleState& state, std::span<const vm::Value> args, std::span<vm::Value>) {
+Status ExpectTrue(vm::ModuleState& state, std::span<const vm::Arg> args, std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
   const int32_t operand = args[0].i32();
   if (operand == 0) check->Record(base::StrCat("Expected ", operand, " to be nonzero."));
   return Status();
 }
 
-Status ExpectFalse(vm::ModuleState& state, std::span<const vm::Value> args, std::span<vm::Value>) {
+Status ExpectFalse(vm::ModuleState& state, std::span<const vm::Arg> args, std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
   const int32_t operand = args[0].i32();
   if (operand != 0) check->Record(base::StrCat("Expected ", operand, " to be zero."));
@@ -158,7 +158,7 @@ StatusOr<std::optional<uint64_t>> FindFirstZero(hal::ElementType type,
   return UnsupportedElementType(type);
 }
 
-Status ExpectAllTrue(vm::ModuleState& state, std::span<const vm::Value> args,
+Status ExpectAllTrue(vm::ModuleState& state, std::span<const vm::Arg> args,
                      std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
   RT_ASSIGN_OR_RETURN(hal::Device * device, DeviceArg(args[0]));
@@ -185,7 +185,7 @@ struct Operands {
   bool shapes_match = false;
 };
 
-StatusOr<Operands> ReadOperands(std::span<const vm::Value> args) {
+StatusOr<Operands> ReadOperands(std::span<const vm::Arg> args) {
   Operands operands;
   RT_ASSIGN_OR_RETURN(hal::Device * device, DeviceArg(args[0]));
   RT_ASSIGN_OR_RETURN(operands.lhs, ViewArg(device, args[1], "lhs"));
@@ -200,7 +200,7 @@ Status AppendOperands(std::ostringstream& os, const Operands& operands) {
   return AppendOperand(os, "rhs", operands.rhs);
 }
 
-Status ExpectEq(vm::ModuleState& state, std::span<const vm::Value> args, std::span<vm::Value>) {
+Status ExpectEq(vm::ModuleState& state, std::span<const vm::Arg> args, std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
   RT_ASSIGN_OR_RETURN(Operands operands, ReadOperands(args));
   // Like the reference, contents are compared bytewise even when type or shape differ.
@@ -292,7 +292,7 @@ StatusOr<std::optional<Mismatch>> FindFirstMismatch(hal::ElementType type,
   return std::optional<Mismatch>();
 }
 
-Status ExpectAlmostEq(vm::ModuleState& state, std::span<const vm::Value> args,
+Status ExpectAlmostEq(vm::ModuleState& state, std::span<const vm::Arg> args,
                       std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
   RT_ASSIGN_OR_RETURN(Operands operands, ReadOperands(args));

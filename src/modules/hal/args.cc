@@ -12,23 +12,23 @@ StatusOr<uint64_t> NonNegative(int64_t value, const char* what) {
   return static_cast<uint64_t>(value);
 }
 
-StatusOr<std::span<const uint8_t>> BytesArg(const vm::Value& value, const char* what) {
+StatusOr<std::span<const uint8_t>> BytesArg(const vm::Arg& value, const char* what) {
   RT_ASSIGN_OR_RETURN(vm::Buffer * buffer, RefArg<vm::Buffer>(value, what));
   return buffer->bytes();
 }
 
-StatusOr<std::string_view> StringArg(const vm::Value& value, const char* what) {
+StatusOr<std::string_view> StringArg(const vm::Arg& value, const char* what) {
   RT_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes, BytesArg(value, what));
   return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-StatusOr<rt::PointList> FenceArg(const vm::Value& value, const char* what) {
+StatusOr<rt::PointList> FenceArg(const vm::Arg& value, const char* what) {
   RT_ASSIGN_OR_RETURN(rt::Fence * fence, NullableRefArg<rt::Fence>(value, what));
   if (!fence) return rt::PointList();
   return fence->points();
 }
 
-StatusOr<rt::BufferRef> BufferRefArg(const vm::Value& buffer, int32_t slot, int64_t offset,
+StatusOr<rt::BufferRef> BufferRefArg(const vm::Arg& buffer, int32_t slot, int64_t offset,
                                      int64_t length, const char* what) {
   RT_ASSIGN_OR_RETURN(rt::Buffer * object, NullableRefArg<rt::Buffer>(buffer, what));
   if (!object && slot < 0) {
@@ -44,7 +44,7 @@ StatusOr<rt::BufferRef> BufferRefArg(const vm::Value& buffer, int32_t slot, int6
   return ref;
 }
 
-StatusOr<size_t> SpanCount(std::span<const vm::Value> args, size_t* index, size_t tuple_size) {
+StatusOr<size_t> SpanCount(std::span<const vm::Arg> args, size_t* index, size_t tuple_size) {
   if (*index >= args.size()) return base::InvalidArgumentError("missing variadic span count");
   const int32_t count = args[*index].i32();
   ++*index;

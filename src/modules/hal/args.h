@@ -15,6 +15,7 @@
 #include "hal/fence.h"
 #include "hal/semaphore.h"
 #include "modules/hal/ref_types.h"
+#include "vm/arg.h"
 #include "vm/buffer.h"
 #include "vm/value.h"
 
@@ -23,7 +24,7 @@ namespace iree_rt::modules::hal {
 namespace rt = ::iree_rt::hal;
 
 // The handler signature of every export (vm::NativeModule::Handler).
-using Args = std::span<const vm::Value>;
+using Args = std::span<const vm::Arg>;
 using Results = std::span<vm::Value>;
 
 // An i64 offset, length or size that must not be negative; OUT_OF_RANGE naming |what|.
@@ -31,8 +32,8 @@ base::StatusOr<uint64_t> NonNegative(int64_t value, const char* what);
 
 // The object of a ref argument, INVALID_ARGUMENT naming |what| when it is null or of another type.
 template <typename T>
-base::StatusOr<T*> RefArg(const vm::Value& value, const char* what) {
-  const vm::Ref& ref = value.ref();
+base::StatusOr<T*> RefArg(const vm::Arg& value, const char* what) {
+  const vm::RefView ref = value.ref();
   if (ref.is_null()) return base::InvalidArgumentError(what, " is null");
   T* object = ref.Get<T>();
   if (!object) {
@@ -44,14 +45,14 @@ base::StatusOr<T*> RefArg(const vm::Value& value, const char* what) {
 
 // As RefArg, but null is allowed (returns nullptr).
 template <typename T>
-base::StatusOr<T*> NullableRefArg(const vm::Value& value, const char* what) {
+base::StatusOr<T*> NullableRefArg(const vm::Arg& value, const char* what) {
   if (value.ref().is_null()) return static_cast<T*>(nullptr);
   return RefArg<T>(value, what);
 }
 
 // A retained base::Ref to the object of a ref argument (null allowed).
 template <typename T>
-base::Ref<T> RetainArg(const vm::Value& value) {
+base::Ref<T> RetainArg(const vm::Arg& value) {
   return value.ref().GetRef<T>();
 }
 
@@ -62,21 +63,21 @@ vm::Value RefResult(base::Ref<T> object) {
 }
 
 // The bytes of a vm.buffer argument (strings, executable data): borrowed from the argument.
-base::StatusOr<std::span<const uint8_t>> BytesArg(const vm::Value& value, const char* what);
-base::StatusOr<std::string_view> StringArg(const vm::Value& value, const char* what);
+base::StatusOr<std::span<const uint8_t>> BytesArg(const vm::Arg& value, const char* what);
+base::StatusOr<std::string_view> StringArg(const vm::Arg& value, const char* what);
 
 // The timepoints of a wait or signal fence argument; a null fence is an empty list. The
 // semaphores are borrowed from the fence, which the argument keeps alive for the call.
-base::StatusOr<rt::PointList> FenceArg(const vm::Value& value, const char* what);
+base::StatusOr<rt::PointList> FenceArg(const vm::Arg& value, const char* what);
 
 // A buffer argument that may be null, in which case |slot| names a binding-table entry.
-base::StatusOr<rt::BufferRef> BufferRefArg(const vm::Value& buffer, int32_t slot, int64_t offset,
+base::StatusOr<rt::BufferRef> BufferRefArg(const vm::Arg& buffer, int32_t slot, int64_t offset,
                                            int64_t length, const char* what);
 
 // Reads one variadic span starting at args[*index]: returns its element count and advances
 // *index past the count; the caller then reads count * tuple-size values. The cconv check has
 // already proved the layout, so this only guards against a count that does not fit.
-base::StatusOr<size_t> SpanCount(std::span<const vm::Value> args, size_t* index,
+base::StatusOr<size_t> SpanCount(std::span<const vm::Arg> args, size_t* index,
                                  size_t tuple_size);
 
 // An i32 status code from the VM (fence.fail, query results) as a status, masked like the

@@ -99,7 +99,7 @@ Status AllocatorSelect(ModuleState&, Args args, Results results) {
   RT_ASSIGN_OR_RETURN(size_t count, SpanCount(args, &index, 2));
   if (count == 0) return base::InvalidArgumentError("allocator.select needs at least one device");
   RT_RETURN_IF_ERROR(RefArg<rt::Device>(args[index], "device").status());
-  results[0] = Value::FromRef(args[index].ref());
+  results[0] = Value::FromRef(args[index].ref().Retain());
   results[1] = Value::I64(args[index + 1].i64());
   return Status::Ok();
 }
@@ -239,12 +239,12 @@ Status BufferViewAssert(ModuleState&, Args args, Results) {
   }
   size_t index = 4;
   RT_ASSIGN_OR_RETURN(size_t rank, SpanCount(args, &index, 1));
-  const std::span<const Value> dims = args.subspan(index, rank);
+  const Args dims = args.subspan(index, rank);
   const auto element_type = static_cast<rt::ElementType>(args[2].i32());
   const auto encoding = static_cast<rt::EncodingType>(args[3].i32());
   auto mismatch = [&](const char* what) {
     std::vector<int64_t> shape;
-    for (const Value& dim : dims) shape.push_back(dim.i64());
+    for (const vm::Arg& dim : dims) shape.push_back(dim.i64());
     return base::InvalidArgumentError(Prefix(message), what, " mismatch: expected ",
                                       ShapeText(shape, element_type), " but got ",
                                       ShapeText(view->shape(), view->element_type()));

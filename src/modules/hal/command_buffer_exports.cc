@@ -18,7 +18,7 @@ using base::StatusOr;
 using vm::ModuleState;
 using vm::Value;
 
-StatusOr<rt::CommandBuffer*> CommandBufferArg(const Value& value) {
+StatusOr<rt::CommandBuffer*> CommandBufferArg(const vm::Arg& value) {
   return RefArg<rt::CommandBuffer>(value, "command buffer");
 }
 

@@ -10,6 +10,7 @@
 #include "vm/bytecode/module_image.h"
 #include "vm/bytecode/verifier.h"
 #include "vm/instance.h"
+#include "vm/native_module.h"
 #include "vm/stack.h"
 
 namespace iree_rt::vm::bytecode {
@@ -270,6 +271,14 @@ Status BytecodeModule::BindImport(ModuleState& state, uint32_t ordinal, const Im
   }
   RT_ASSIGN_OR_RETURN(binding.cconv, ParseCconv(cconv));
   binding.kind = ImportBinding::Kind::kCall;
+  // A native target with the declared signature: no Values in between (the verifier checked
+  // the call sites' registers against this cconv).
+  auto* native = dynamic_cast<NativeModule*>(target.module);
+  if (native != nullptr && !import.cconv.empty()) {
+    binding.kind = ImportBinding::Kind::kNative;
+    binding.native = native;
+    for (const CconvItem& item : binding.cconv.arguments) binding.span_count += item.is_span();
+  }
   binding.module = target.module;
   binding.state = target.state;
   binding.export_ordinal = target.export_ordinal;

@@ -34,6 +34,7 @@
 
 namespace iree_rt::vm {
 class Instance;
+class NativeModule;
 }
 
 namespace iree_rt::vm::bytecode {
@@ -74,13 +75,17 @@ struct ImportBinding {
     kBytecode,    // an export of a BytecodeModule with the same signature: its frame is pushed
                   // onto the caller's frame stack, so yields propagate
     kCall,        // any other module: called synchronously through Module::Call
+    kNative,      // a NativeModule export with the declared signature: Args are built straight
+                  // from the registers the verifier checked (NativeModule::CallArgs)
   };
   Kind kind = Kind::kUnresolved;
   // kBytecode
   const CompiledFunction* function = nullptr;
   BytecodeModuleState* bytecode_state = nullptr;
-  // kCall
+  // kCall and kNative
   Module* module = nullptr;
+  NativeModule* native = nullptr;  // kNative: |module| as a NativeModule
+  uint16_t span_count = 0;         // kNative: variadic arguments in |cconv| (one count Arg each)
   ModuleState* state = nullptr;
   uint32_t export_ordinal = 0;
   Cconv cconv;  // the target export's calling convention

@@ -907,7 +907,11 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
                                        "' (ordinal ", ordinal, ") not resolved");
           TRAP();
         }
-        status = CallImport(frames, cold.frame_offset, binding, segments, cold.call_args, result_list);
+        status = binding.kind == ImportBinding::Kind::kNative
+                     ? CallNativeImport(frames, cold.frame_offset, binding, segments,
+                                        cold.call_args, result_list)
+                     : CallImport(frames, cold.frame_offset, binding, segments, cold.call_args,
+                                  result_list);
         if (!status.ok()) {
           status.Annotate(base::StrCat("while calling import '", ImportName(cold.st->module(), ordinal), "'"));
           TRAP();

@@ -8,6 +8,7 @@
 #include "vm/bytecode/interpreter.h"
 #include "vm/bytecode/interpreter_internal.h"
 #include "vm/module.h"
+#include "vm/native_module.h"
 
 namespace iree_rt::vm::bytecode {
 
@@ -189,6 +190,119 @@ Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding
         const RefType* ref_type = value.ref().type();
         base::RefObject* object = value.ref().Detach();
         rr[reg & kRefMask] = RefSlot{object, object ? ref_type : nullptr};
+        ReleaseSlot(old);
+        break;
+      }
+    }
+  }
+  return Status();
+}
+
+namespace {
+
+// The Args of one native call: inline for the common sizes (a dispatch or execute.indirect with
+// a few bindings), else on the heap. Args are trivial: nothing to destroy.
+class ArgArray {
+ public:
+  explicit ArgArray(size_t count) {
+    if (count > kInline) {
+      heap_ = std::make_unique<Arg[]>(count);
+      data_ = heap_.get();
+    }
+  }
+  Arg* data() { return data_; }
+
+ private:
+  static constexpr size_t kInline = 32;
+  Arg inline_[kInline];
+  std::unique_ptr<Arg[]> heap_;
+  Arg* data_ = inline_;
+};
+
+inline Arg LoadArg(ValueType type, uint16_t reg, const uint32_t* r32, const RefSlot* rr) {
+  switch (type) {
+    case ValueType::kI32: return Arg::I32(static_cast<int32_t>(r32[reg]));
+    case ValueType::kF32: return Arg::F32(std::bit_cast<float>(r32[reg]));
+    case ValueType::kI64: return Arg::I64(static_cast<int64_t>(Load64(r32 + reg)));
+    case ValueType::kF64: return Arg::F64(std::bit_cast<double>(Load64(r32 + reg)));
+    default: {
+      const RefSlot& slot = rr[reg & kRefMask];
+      return Arg::Borrow(slot.object, slot.type);
+    }
+  }
+}
+
+}  // namespace
+
+// A native import whose declared cconv the verifier checked at this call site (so no register
+// is re-checked): registers → borrowed Args → NativeModule::CallArgs → result registers. A
+// moved ref argument stays in its register for the call and is released after it, which is
+// when the callee would have dropped it.
+Status CallNativeImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
+                        const uint8_t* segments, const uint8_t* arg_list,
+                        const uint8_t* result_list) {
+  Frame* frame = frames.at(frame_offset);
+  const CompiledFunction& fn = *frame->function;
+  uint32_t* r32 = reinterpret_cast<uint32_t*>(frame->registers());
+  RefSlot* rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
+  const std::span<const CconvItem> items = binding.cconv.arguments;
+  const uint16_t reg_count = U16(arg_list);
+  ArgArray args(size_t{reg_count} + binding.span_count);
+  Arg* out = args.data();
+  const uint8_t* reg = arg_list + 2;
+  bool moves = false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const CconvItem& item = items[i];
+    if (!item.is_span()) {
+      const uint16_t r = U16(reg);
+      reg += 2;
+      moves |= (r & (kRefBit | kMoveBit)) == (kRefBit | kMoveBit);
+      *out++ = LoadArg(item.type, r, r32, rr);
+      continue;
+    }
+    const uint16_t tuples = U16(segments + 2 + 2 * i);
+    *out++ = Arg::I32(tuples);
+    for (uint16_t t = 0; t < tuples; ++t) {
+      for (ValueType type : item.tuple) {
+        const uint16_t r = U16(reg);
+        reg += 2;
+        moves |= (r & (kRefBit | kMoveBit)) == (kRefBit | kMoveBit);
+        *out++ = LoadArg(type, r, r32, rr);
+      }
+    }
+  }
+
+  const std::span<const ValueType> result_types = binding.cconv.results;
+  CallValues results(result_types.size());
+  for (size_t i = 0; i < result_types.size(); ++i) results.Push(Value());
+  RT_RETURN_IF_ERROR(binding.native->CallArgs(frames.stack(), *binding.state,
+                                              binding.export_ordinal,
+                                              std::span<const Arg>(args.data(), out),
+                                              results.span()));
+
+  frame = frames.at(frame_offset);
+  r32 = reinterpret_cast<uint32_t*>(frame->registers());
+  rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
+  if (moves) {
+    for (uint16_t i = 0; i < reg_count; ++i) {
+      const uint16_t r = U16(arg_list + 2 + 2 * i);
+      if ((r & (kRefBit | kMoveBit)) == (kRefBit | kMoveBit)) ReleaseSlot(rr[r & kRefMask]);
+    }
+  }
+  std::span<Value> values = results.span();
+  for (size_t i = 0; i < result_types.size(); ++i) {
+    const uint16_t r = U16(result_list + 2 + 2 * i);
+    Value& value = values[i];
+    switch (result_types[i]) {
+      case ValueType::kI32: r32[r] = static_cast<uint32_t>(value.i32()); break;
+      case ValueType::kF32: r32[r] = std::bit_cast<uint32_t>(value.f32()); break;
+      case ValueType::kI64: Store64(r32 + r, static_cast<uint64_t>(value.i64())); break;
+      case ValueType::kF64: Store64(r32 + r, std::bit_cast<uint64_t>(value.f64())); break;
+      default: {
+        RefSlot old = rr[r & kRefMask];
+        const RefType* ref_type = value.ref().type();
+        base::RefObject* object = value.ref().Detach();
+        rr[r & kRefMask] = RefSlot{object, object ? ref_type : nullptr};
         ReleaseSlot(old);
         break;
       }

@@ -97,6 +97,10 @@ inline F RoundHalfEven(F x) {
 // the call instruction's SEG (or null) and register lists.
 base::Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
                         const uint8_t* segments, const uint8_t* arg_list, const uint8_t* result_list);
+// The same for ImportBinding::Kind::kNative, with borrowed vm::Args instead of Values.
+base::Status CallNativeImport(FrameStack& frames, uint32_t frame_offset,
+                              const ImportBinding& binding, const uint8_t* segments,
+                              const uint8_t* arg_list, const uint8_t* result_list);
 
 // Writes an entry frame's return values (register list at |list|) to the host's Values.
 void ReturnToHost(const CompiledFunction& fn, const uint8_t* list, uint32_t* r32, RefSlot* rr,

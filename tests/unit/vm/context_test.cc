@@ -510,7 +510,7 @@ class MathModule : public NativeModule {
     std::vector<FunctionDef> functions;
     functions.push_back({"add",
                          "0ii_i",
-                         [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
+                         [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
                            results[0] = Value::I32(args[0].i32() + args[1].i32());
                            return Status();
                          },

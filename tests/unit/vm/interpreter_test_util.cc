@@ -76,17 +76,17 @@ class NativeTestModule final : public NativeModule {
 
   static std::vector<FunctionDef> Functions() {
     std::vector<FunctionDef> functions;
-    functions.push_back({"add", "0iI_I", [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
+    functions.push_back({"add", "0iI_I", [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
                            results[0] = Value::I64(args[0].i32() + args[1].i64());
                            return Status();
                          }, {}});
-    functions.push_back({"echo", "0r_r", [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
-                           results[0] = Value::FromRef(args[0].ref());
+    functions.push_back({"echo", "0r_r", [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
+                           results[0] = Value::FromRef(args[0].ref().Retain());
                            return Status();
                          }, {}});
     // tag * 1000 + count * 10 + number of non-null vm.buffer refs.
     functions.push_back({"count_refs", "0iCrD_i",
-                         [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
+                         [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
                            const int32_t count = args[1].i32();
                            int32_t buffers = 0;
                            for (int32_t i = 0; i < count; ++i) {
@@ -96,7 +96,7 @@ class NativeTestModule final : public NativeModule {
                            return Status();
                          }, {}});
     functions.push_back({"sum_pairs", "0CiID_I",
-                         [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
+                         [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
                            int64_t sum = 0;
                            for (int32_t i = 0; i < args[0].i32(); ++i) {
                              sum += args[1 + 2 * i].i32() * 1000000 + args[2 + 2 * i].i64();
@@ -104,10 +104,10 @@ class NativeTestModule final : public NativeModule {
                            results[0] = Value::I64(sum);
                            return Status();
                          }, {}});
-    functions.push_back({"fail", "0i_v", [](ModuleState&, std::span<const Value> args, std::span<Value>) {
+    functions.push_back({"fail", "0i_v", [](ModuleState&, std::span<const Arg> args, std::span<Value>) {
                            return Status(static_cast<base::StatusCode>(args[0].i32()), "native failure");
                          }, {}});
-    functions.push_back({"present", "0i_i", [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
+    functions.push_back({"present", "0i_i", [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
                            results[0] = Value::I32(args[0].i32() * 3);
                            return Status();
                          }, {}});

@@ -48,7 +48,7 @@ std::vector<NativeModule::FunctionDef> StandardFunctions() {
   functions.push_back(
       {"add",
        "0ii_i",
-       [](ModuleState& state, std::span<const Value> args, std::span<Value> results) {
+       [](ModuleState& state, std::span<const Arg> args, std::span<Value> results) {
          ++static_cast<CounterState&>(state).calls;
          results[0] = Value::I32(args[0].i32() + args[1].i32());
          return Status();
@@ -56,7 +56,7 @@ std::vector<NativeModule::FunctionDef> StandardFunctions() {
        {{"z.key", "last"}, {"a.key", "first"}}});
   functions.push_back({"mix",
                        "0IfF_FfI",
-                       [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
+                       [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
                          results[0] = Value::F64(args[2].f64() * 2);
                          results[1] = Value::F32(args[1].f32() + 1);
                          results[2] = Value::I64(args[0].i64() - 1);
@@ -65,15 +65,15 @@ std::vector<NativeModule::FunctionDef> StandardFunctions() {
                        {}});
   functions.push_back({"identity",
                        "0r_r",
-                       [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
-                         results[0] = Value::FromRef(args[0].ref());
+                       [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
+                         results[0] = Value::FromRef(args[0].ref().Retain());
                          return Status();
                        },
                        {}});
   // Counts the non-null refs in a variadic span.
   functions.push_back({"count",
                        "0CrD_i",
-                       [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
+                       [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
                          int32_t non_null = 0;
                          for (int32_t i = 0; i < args[0].i32(); ++i)
                            non_null += !args[1 + i].ref().is_null();
@@ -83,26 +83,26 @@ std::vector<NativeModule::FunctionDef> StandardFunctions() {
                        {}});
   functions.push_back({"fail",
                        "0r_r",
-                       [](ModuleState&, std::span<const Value> args, std::span<Value> results) {
-                         results[0] = Value::FromRef(args[0].ref());  // must not leak on error
+                       [](ModuleState&, std::span<const Arg> args, std::span<Value> results) {
+                         results[0] = Value::FromRef(args[0].ref().Retain());  // must not leak on error
                          return base::OutOfRangeError("boom");
                        },
                        {}});
   functions.push_back(
       {"untouched",
        "0v_iIr",
-       [](ModuleState&, std::span<const Value>, std::span<Value>) { return Status(); },
+       [](ModuleState&, std::span<const Arg>, std::span<Value>) { return Status(); },
        {}});
   functions.push_back({"wrong_result",
                        "0v_I",
-                       [](ModuleState&, std::span<const Value>, std::span<Value> results) {
+                       [](ModuleState&, std::span<const Arg>, std::span<Value> results) {
                          results[0] = Value::I32(1);
                          return Status();
                        },
                        {}});
   functions.push_back({"yields",
                        "0v_v",
-                       [](ModuleState&, std::span<const Value>, std::span<Value>) {
+                       [](ModuleState&, std::span<const Arg>, std::span<Value>) {
                          return Status(StatusCode::kDeferred, "");
                        },
                        {}});
@@ -286,7 +286,7 @@ TEST_F(NativeModuleTest, DefaultImportAndResumeEntryPointsRefuse) {
 }
 
 TEST(NativeModuleValidateTest, RejectsMalformedDefinitions) {
-  auto noop = [](ModuleState&, std::span<const Value>, std::span<Value>) { return Status(); };
+  auto noop = [](ModuleState&, std::span<const Arg>, std::span<Value>) { return Status(); };
   EXPECT_TRUE(IsError(TestModule::Create("m", {{"f", "0x_v", noop, {}}}),
                       StatusCode::kInvalidArgument, "in native function m.f"));
   EXPECT_TRUE(IsError(TestModule::Create("m", {{"f", "0v_v", noop, {}}, {"f", "0i_v", noop, {}}}),
@@ -300,7 +300,7 @@ TEST(NativeModuleValidateTest, RejectsMalformedDefinitions) {
 }
 
 TEST(NativeModuleValidateTest, CallBeforeValidateIsRefused) {
-  auto noop = [](ModuleState&, std::span<const Value>, std::span<Value>) { return Status(); };
+  auto noop = [](ModuleState&, std::span<const Arg>, std::span<Value>) { return Status(); };
   auto module = TestModule::Create("m", {{"f", "0v_v", noop, {}}}, /*validate=*/false);
   ASSERT_TRUE(module.ok());
   base::Ref<Instance> instance = Instance::Create();
