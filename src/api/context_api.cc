@@ -5,6 +5,7 @@
 
 #include "api/status_bridge.h"
 #include "api/vm_handles.h"
+#include "base/inline_vector.h"
 #include "iree_rt.h"
 
 using iree_rt::base::MakeRef;
@@ -163,9 +164,8 @@ iree_rt_status_t iree_rt_function_call(iree_rt_function_t function,
       return base::InvalidArgumentError("parameter 'results' is NULL but function '",
                                         f->strings->name, "' (", signature, ") returns values");
     }
-    std::vector<vm::Value> args;
+    base::InlineVector<vm::Value, 8> args;  // no allocation for the common call
     if (in) {
-      args.reserve(in->list->size());
       for (size_t index = 0; index < in->list->size(); ++index) {
         RT_ASSIGN_OR_RETURN(vm::Value value, in->list->GetVariant(index));
         args.push_back(std::move(value));

@@ -23,6 +23,9 @@ class RefObject {
     if (ref_count_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
   }
   int32_t ref_count_for_testing() const { return ref_count_.load(std::memory_order_relaxed); }
+  // The count, read with acquire (so releases by other threads happen before). Exact only to a
+  // caller that knows nobody else can add references, e.g. because it holds all of them.
+  int32_t ref_count() const { return ref_count_.load(std::memory_order_acquire); }
 
  protected:
   RefObject() = default;

@@ -1,5 +1,7 @@
 #include "hal/allocator.h"
 
+#include "hal/utils/transient_buffer.h"
+
 namespace iree_rt::hal {
 
 using base::Ref;
@@ -23,6 +25,22 @@ StatusOr<Ref<Buffer>> Allocator::AllocateBuffer(const BufferParams& params, uint
                                         max_allocation_size_, " bytes");
   }
   return AllocateBufferImpl(params, size);
+}
+
+StatusOr<Ref<Buffer>> Allocator::AllocateTransient(const BufferParams& params, uint64_t size,
+                                                   uint64_t alloca_flags) {
+  RT_RETURN_IF_ERROR(ValidateParams(params));
+  if (size > max_allocation_size_) {
+    return base::ResourceExhaustedError("allocation of ", size, " bytes exceeds the limit of ",
+                                        max_allocation_size_, " bytes");
+  }
+  return AllocateTransientImpl(params, size, alloca_flags);
+}
+
+StatusOr<Ref<Buffer>> Allocator::AllocateTransientImpl(const BufferParams& params, uint64_t size,
+                                                       uint64_t alloca_flags) {
+  RT_ASSIGN_OR_RETURN(Ref<Buffer> storage, AllocateBufferImpl(params, size));
+  return Ref<Buffer>(base::MakeRef<utils::TransientBuffer>(std::move(storage), alloca_flags));
 }
 
 StatusOr<Ref<Buffer>> Allocator::ImportHostBuffer(const BufferParams& params, void* host_ptr,

@@ -32,6 +32,10 @@ class Allocator : public base::RefObject {
   // access. RESOURCE_EXHAUSTED over max_allocation_size() or when memory runs out;
   // INVALID_ARGUMENT for memory types or usages this device cannot provide.
   base::StatusOr<base::Ref<Buffer>> AllocateBuffer(const BufferParams& params, uint64_t size);
+  // AllocateBuffer for QueueAlloca: the buffer's transient_storage() lets queue_dealloca release
+  // the memory while handles remain. |alloca_flags| are the AllocaFlag bits.
+  base::StatusOr<base::Ref<Buffer>> AllocateTransient(const BufferParams& params, uint64_t size,
+                                                      uint64_t alloca_flags);
 
   // Wraps caller-owned host memory without copying. |release| (may be empty) runs once when the last
   // buffer referencing the memory is released. On failure |release| is not called and the caller
@@ -51,6 +55,10 @@ class Allocator : public base::RefObject {
  private:
   virtual base::StatusOr<base::Ref<Buffer>> AllocateBufferImpl(const BufferParams& params,
                                                                uint64_t size) = 0;
+  // Default: an AllocateBufferImpl buffer wrapped in a utils::TransientBuffer.
+  virtual base::StatusOr<base::Ref<Buffer>> AllocateTransientImpl(const BufferParams& params,
+                                                                  uint64_t size,
+                                                                  uint64_t alloca_flags);
   virtual base::StatusOr<base::Ref<Buffer>> ImportHostBufferImpl(const BufferParams& params,
                                                                  void* host_ptr, uint64_t size,
                                                                  HostReleaseCallback release) = 0;

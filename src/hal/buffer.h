@@ -16,6 +16,7 @@
 #include "base/memory_budget.h"
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "hal/transient_storage.h"
 
 namespace iree_rt::hal {
 
@@ -94,6 +95,8 @@ class Buffer : public base::RefObject {
   uint64_t byte_offset() const { return byte_offset_; }
   // The root allocation: this buffer itself unless it is a subspan.
   Buffer* allocated_buffer() { return root_ ? root_.get() : this; }
+  // On a root buffer made by QueueAlloca: what queue_dealloca releases; null otherwise.
+  virtual TransientStorage* transient_storage() { return nullptr; }
 
   // A view of [offset, offset+length) of |buffer| (length may be kWholeBuffer). The view retains
   // the root allocation. OUT_OF_RANGE if the range does not fit.

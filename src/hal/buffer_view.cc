@@ -1,14 +1,18 @@
 #include "hal/buffer_view.h"
 
+#include <algorithm>
+
 namespace iree_rt::hal {
 
 using base::Ref;
 using base::StatusOr;
 
-BufferView::BufferView(Ref<Buffer> buffer, std::vector<int64_t> shape, ElementType element_type,
+BufferView::BufferView(Ref<Buffer> buffer, std::span<const int64_t> shape, ElementType element_type,
                        EncodingType encoding, uint64_t element_count, uint64_t byte_length)
-    : buffer_(std::move(buffer)), shape_(std::move(shape)), element_type_(element_type),
-      encoding_(encoding), element_count_(element_count), byte_length_(byte_length) {}
+    : buffer_(std::move(buffer)), rank_(shape.size()), element_type_(element_type),
+      encoding_(encoding), element_count_(element_count), byte_length_(byte_length) {
+  std::copy(shape.begin(), shape.end(), shape_);  // rank checked by Create
+}
 
 StatusOr<Ref<BufferView>> BufferView::Create(Ref<Buffer> buffer, std::span<const int64_t> shape,
                                              ElementType element_type, EncodingType encoding) {
@@ -36,7 +40,7 @@ StatusOr<Ref<BufferView>> BufferView::Create(Ref<Buffer> buffer, std::span<const
     return base::OutOfRangeError("shape needs ", *bytes, " bytes of ", ElementTypeName(element_type),
                                  " but the buffer holds ", buffer->byte_length());
   }
-  return Ref<BufferView>::Adopt(new BufferView(std::move(buffer), {shape.begin(), shape.end()},
+  return Ref<BufferView>::Adopt(new BufferView(std::move(buffer), shape,
                                                element_type, encoding, count, *bytes));
 }
 

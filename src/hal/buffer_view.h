@@ -34,8 +34,8 @@ class BufferView : public base::RefObject {
                                                       EncodingType encoding);
 
   const base::Ref<Buffer>& buffer() const { return buffer_; }
-  std::span<const int64_t> shape() const { return shape_; }
-  size_t rank() const { return shape_.size(); }
+  std::span<const int64_t> shape() const { return {shape_, rank_}; }
+  size_t rank() const { return rank_; }
   uint64_t element_count() const { return element_count_; }
   ElementType element_type() const { return element_type_; }
   EncodingType encoding() const { return encoding_; }
@@ -43,11 +43,12 @@ class BufferView : public base::RefObject {
   uint64_t byte_length() const { return byte_length_; }
 
  private:
-  BufferView(base::Ref<Buffer> buffer, std::vector<int64_t> shape, ElementType element_type,
+  BufferView(base::Ref<Buffer> buffer, std::span<const int64_t> shape, ElementType element_type,
              EncodingType encoding, uint64_t element_count, uint64_t byte_length);
 
   base::Ref<Buffer> buffer_;
-  std::vector<int64_t> shape_;
+  int64_t shape_[kMaxBufferViewRank];  // inline: a view is one allocation (one per call result)
+  size_t rank_;
   ElementType element_type_;
   EncodingType encoding_;
   uint64_t element_count_;

@@ -74,6 +74,9 @@ class CommandBuffer : public base::RefObject {
   CommandCategoryBits categories() const { return categories_; }
   uint32_t binding_capacity() const { return binding_capacity_; }
   bool is_finalized() const { return finalized_; }
+  // Identifies the concrete class for cheap down-casts on the submit path (a dynamic_cast costs
+  // more than the rest of a small submission's bookkeeping): the address of a static of it.
+  virtual const void* type_tag() const { return nullptr; }
 
   base::Status Fill(const BufferRef& target, uint32_t pattern, uint32_t pattern_length);
   // Copies |source| (length bytes) now; the caller may reuse its memory at once.

@@ -162,21 +162,21 @@ StatusOr<Ref<Buffer>> Device::QueueAllocaImpl(SemaphoreList wait, SemaphoreList 
                                               const BufferParams& params, uint64_t size,
                                               uint64_t flags) {
   // Storage is committed now: host memory needs no ordering, and the handle must exist at once.
-  RT_ASSIGN_OR_RETURN(Ref<Buffer> storage, allocator_->AllocateBuffer(params, size));
-  Ref<Buffer> buffer = base::MakeRef<utils::TransientBuffer>(std::move(storage), flags);
+  RT_ASSIGN_OR_RETURN(Ref<Buffer> buffer, allocator_->AllocateTransient(params, size, flags));
   RT_RETURN_IF_ERROR(QueueExecuteImpl(wait, signal, nullptr, {}));
   return buffer;
 }
 
 Status Device::QueueDeallocaImpl(SemaphoreList wait, SemaphoreList signal, const Ref<Buffer>& buffer,
                                  uint64_t flags) {
-  auto* transient = dynamic_cast<utils::TransientBuffer*>(buffer->allocated_buffer());
+  Buffer* root = buffer->allocated_buffer();
+  TransientStorage* transient = root->transient_storage();
   if (!transient || (transient->alloca_flags() & AllocaFlag::kIndeterminateLifetime)) {
     return QueueExecuteImpl(wait, signal, nullptr, {});
   }
-  Ref<utils::TransientBuffer> retained = Ref<utils::TransientBuffer>::Retain(transient);
-  return QueueHostCallImpl(wait, signal, [retained]() {
-    retained->Decommit();
+  Ref<Buffer> retained = Ref<Buffer>::Retain(root);  // keeps |transient| alive
+  return QueueHostCallImpl(wait, signal, [retained, transient]() {
+    transient->Decommit();
     return Status::Ok();
   });
 }

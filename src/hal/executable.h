@@ -32,6 +32,9 @@ class Executable : public base::RefObject {
   const ExportInfo& export_info(uint32_t ordinal) const { return exports_[ordinal]; }
   // The ordinal of the export called |name|; NOT_FOUND naming it otherwise.
   base::StatusOr<uint32_t> LookupExport(std::string_view name) const;
+  // Identifies the concrete class for cheap down-casts on the dispatch path (as
+  // CommandBuffer::type_tag).
+  virtual const void* type_tag() const { return nullptr; }
 
  protected:
   explicit Executable(std::vector<ExportInfo> exports) : exports_(std::move(exports)) {}

@@ -10,6 +10,22 @@ Fence::Timepoints Fence::Snapshot() const {
   return timepoints_;
 }
 
+Ref<Fence> Fence::Create(Ref<Semaphore> semaphore, uint64_t value) {
+  Ref<Fence> fence = Create();
+  fence->timepoints_.push_back(Timepoint{std::move(semaphore), value});  // not shared yet: no lock
+  return fence;
+}
+
+void Fence::Reset(const Ref<Semaphore>& semaphore, uint64_t value) {
+  // No lock: the caller holds every reference, and got them with acquire ordering.
+  if (timepoints_.size() == 1 && timepoints_[0].semaphore == semaphore) {
+    timepoints_[0].value = value;
+    return;
+  }
+  timepoints_.clear();
+  timepoints_.push_back(Timepoint{semaphore, value});
+}
+
 Ref<Fence> Fence::Join(std::span<Fence* const> fences) {
   Ref<Fence> joined = Create();
   for (Fence* fence : fences) {
@@ -38,10 +54,14 @@ size_t Fence::size() const {
 }
 
 PointList Fence::points() const {
-  std::lock_guard<std::mutex> lock(mutex_);
   PointList points;
-  for (const Timepoint& point : timepoints_) points.push_back({point.semaphore.get(), point.value});
+  AppendPoints(&points);
   return points;
+}
+
+void Fence::AppendPoints(PointList* points) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Timepoint& point : timepoints_) points->push_back({point.semaphore.get(), point.value});
 }
 
 Status Fence::Query() const {
@@ -68,6 +88,19 @@ void Fence::Fail(const Status& status) {
 }
 
 Status Fence::Wait(WaitMode mode, int64_t timeout_ns) const {
+  {
+    // Already reached (a synchronous program's every wait): no copies, no semaphore references.
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_t reached = 0;
+    for (const Timepoint& point : timepoints_) {
+      base::StatusOr<uint64_t> value = point.semaphore->Query();
+      if (!value.ok() || *value < point.value) break;
+      ++reached;
+    }
+    if (reached == timepoints_.size() || (mode == WaitMode::kAny && reached > 0)) {
+      return Status::Ok();
+    }
+  }
   Timepoints timepoints = Snapshot();  // keeps the semaphores alive while waiting
   PointList points;
   for (const Timepoint& point : timepoints) points.push_back({point.semaphore.get(), point.value});

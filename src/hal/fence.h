@@ -22,6 +22,11 @@ using PointList = base::InlineVector<SemaphorePoint, 2>;
 class Fence : public base::RefObject {
  public:
   static base::Ref<Fence> Create() { return base::MakeRef<Fence>(); }
+  // A fence of the one timepoint "|semaphore| (not null) reaches |value|".
+  static base::Ref<Fence> Create(base::Ref<Semaphore> semaphore, uint64_t value);
+  // Makes the fence that one timepoint again, for reuse by an owner holding every reference
+  // (unlocked: nobody else can reach the fence).
+  void Reset(const base::Ref<Semaphore>& semaphore, uint64_t value);
   // A fence with every timepoint of |fences| (null entries are skipped).
   static base::Ref<Fence> Join(std::span<Fence* const> fences);
 
@@ -31,6 +36,8 @@ class Fence : public base::RefObject {
   size_t size() const;
   // The timepoints. The semaphores are borrowed: valid while the fence lives.
   PointList points() const;
+  // Appends the timepoints to |points| (borrowed, as points()).
+  void AppendPoints(PointList* points) const;
 
   // OK if reached, DEFERRED if not yet, or the first failure found.
   base::Status Query() const;

@@ -58,6 +58,11 @@ class Semaphore : public base::RefObject {
   // Drops a pending callback without running it. Returns false if it already ran or is running.
   bool CancelNotify(TimepointId id);
 
+  // Sets the value to |value| and clears a failure, for reuse by an owner that holds every
+  // reference. False (and no change) when the semaphore cannot be reset, or has callbacks or
+  // waiters pending. The default never resets.
+  virtual bool TryReset(uint64_t value) { return false; }
+
  protected:
   Semaphore() = default;
 

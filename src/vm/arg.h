@@ -34,6 +34,9 @@ class Arg {
     arg.type_ = nullptr;
     return arg;
   }
+  // Register bits as they are: a 32-bit value (i32 or f32) zero-extended, or a 64-bit one. The
+  // i32()/f32() accessors read the low half, so no sign extension is needed.
+  static Arg Bits(uint64_t bits) { return Arg(static_cast<int64_t>(bits), nullptr); }
   // A borrowed ref: |object| must outlive the call the Arg is passed to.
   static Arg Borrow(base::RefObject* object, const RefType* type) {
     Arg arg;

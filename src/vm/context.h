@@ -38,7 +38,8 @@ class Context : public base::RefObject {
   base::StatusOr<Function> LookupFunction(std::string_view name) const;
 
   // Calls |function| with |args| (checked against its cconv) and returns its results, resuming
-  // through yields until it completes. Errors carry the VM backtrace.
+  // through yields until it completes. Errors carry the VM backtrace. Calls into one context
+  // must not overlap (they share its stacks and module states); the C ABI serializes them.
   base::Status Invoke(const Function& function, std::span<const Value> args,
                       std::vector<Value>* results);
 

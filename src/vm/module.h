@@ -57,6 +57,10 @@ class ModuleState {
  public:
   virtual ~ModuleState() = default;
 
+  // Identifies the concrete class for cheap down-casts by the module that made it (the address
+  // of a static of that class); null when unused.
+  virtual const void* type_tag() const { return nullptr; }
+
   // Failures recorded without stopping the program (the `check` module's expectations). The
   // context collects them after each invocation and reports them as the call's status, so a
   // failed expectation is never silently lost. Returns OK when there were none, and clears them.

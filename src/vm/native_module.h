@@ -56,10 +56,12 @@ class NativeModule : public Module {
   base::Status Validate();
 
  private:
+  using HandlerFn = base::Status (*)(ModuleState&, std::span<const Arg>, std::span<Value>);
   struct Entry {
     FunctionDef def;
     Cconv cconv;
     std::vector<Attr> attrs;
+    HandlerFn fn = nullptr;  // the handler when it is a plain function: called directly
   };
   base::StatusOr<const Entry*> Lookup(uint32_t export_ordinal) const;
   std::string ErrorContext(const Entry& entry) const;

@@ -23,14 +23,31 @@ hal::BufferParams HostAllocator::Promote(const hal::BufferParams& params) {
   return promoted;
 }
 
+// Freed bytes go back to the allocator's statistics; the buffer keeps the allocator alive.
+HeapBuffer::FreeObserver HostAllocator::FreeObserver() {
+  return {[](base::RefObject* owner, uint64_t bytes) {
+            static_cast<HostAllocator*>(owner)->RecordDeallocation(bytes);
+          },
+          Ref<base::RefObject>::Retain(this)};
+}
+
 StatusOr<Ref<hal::Buffer>> HostAllocator::AllocateBufferImpl(const hal::BufferParams& params,
                                                              uint64_t size) {
   hal::BufferParams promoted = Promote(params);
   RT_ASSIGN_OR_RETURN(Ref<HeapBuffer> buffer,
                       HeapBuffer::Allocate(promoted.type, promoted.usage, promoted.access, size,
-                                           [self = Ref<HostAllocator>::Retain(this)](uint64_t bytes) {
-                                             self->RecordDeallocation(bytes);
-                                           }));
+                                           FreeObserver()));
+  RecordAllocation(size);
+  return Ref<hal::Buffer>(std::move(buffer));
+}
+
+StatusOr<Ref<hal::Buffer>> HostAllocator::AllocateTransientImpl(const hal::BufferParams& params,
+                                                                uint64_t size,
+                                                                uint64_t alloca_flags) {
+  hal::BufferParams promoted = Promote(params);
+  RT_ASSIGN_OR_RETURN(Ref<HeapBuffer> buffer,
+                      HeapBuffer::AllocateTransient(promoted.type, promoted.usage, promoted.access,
+                                                    size, alloca_flags, FreeObserver()));
   RecordAllocation(size);
   return Ref<hal::Buffer>(std::move(buffer));
 }

@@ -3,6 +3,7 @@
 #define IREE_RT_DRIVERS_CPU_ALLOCATOR_H_
 
 #include "hal/allocator.h"
+#include "hal/utils/heap_buffer.h"
 
 namespace iree_rt::drivers::cpu {
 
@@ -14,8 +15,12 @@ class HostAllocator final : public hal::Allocator {
   static hal::BufferParams Promote(const hal::BufferParams& params);
 
  private:
+  hal::utils::HeapBuffer::FreeObserver FreeObserver();
   base::StatusOr<base::Ref<hal::Buffer>> AllocateBufferImpl(const hal::BufferParams& params,
                                                             uint64_t size) override;
+  base::StatusOr<base::Ref<hal::Buffer>> AllocateTransientImpl(const hal::BufferParams& params,
+                                                               uint64_t size,
+                                                               uint64_t alloca_flags) override;
   base::StatusOr<base::Ref<hal::Buffer>> ImportHostBufferImpl(const hal::BufferParams& params,
                                                               void* host_ptr, uint64_t size,
                                                               hal::HostReleaseCallback release) override;

@@ -69,7 +69,7 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
     queue_->Submit(wait, signal, [] { return Status::Ok(); });
     return Status::Ok();
   }
-  auto* deferred = dynamic_cast<hal::utils::DeferredCommandBuffer*>(command_buffer.get());
+  auto* deferred = hal::utils::DeferredCommandBuffer::Cast(command_buffer.get());
   if (!deferred) return base::InvalidArgumentError("command buffer was not created by a CPU device");
   // local-sync runs everything on the submitting thread anyway; local-task does so only for work
   // smaller than waking a worker. The caller's table and command buffer outlive the call.

@@ -21,12 +21,14 @@ class Executable final : public hal::Executable {
     return library_->export_info(ordinal).local_memory_size;
   }
 
+  const void* type_tag() const override { return &kTypeTag; }
   // Down-cast from a HAL executable; null if it belongs to another driver.
   static const Executable* Cast(const hal::Executable& executable) {
-    return dynamic_cast<const Executable*>(&executable);
+    return executable.type_tag() == &kTypeTag ? static_cast<const Executable*>(&executable) : nullptr;
   }
 
  private:
+  static constexpr char kTypeTag = 0;
   Executable(std::vector<hal::ExportInfo> exports, std::unique_ptr<ExecutableLibrary> library)
       : hal::Executable(std::move(exports)), library_(std::move(library)) {}
 

@@ -173,7 +173,7 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
     });
     return Status::Ok();
   }
-  auto* deferred = dynamic_cast<hal::utils::DeferredCommandBuffer*>(command_buffer.get());
+  auto* deferred = hal::utils::DeferredCommandBuffer::Cast(command_buffer.get());
   if (!deferred) return base::InvalidArgumentError("command buffer was not created by a CUDA device");
   // The submission owns the command buffer and a copy of the table until it completes.
   std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());

@@ -41,6 +41,14 @@ class DeferredCommandBuffer final : public CommandBuffer {
                         uint32_t binding_capacity)
       : CommandBuffer(mode, categories, binding_capacity) {}
 
+  const void* type_tag() const override { return &kTypeTag; }
+  // |command_buffer| as a DeferredCommandBuffer; null if it is another kind.
+  static DeferredCommandBuffer* Cast(CommandBuffer* command_buffer) {
+    return command_buffer && command_buffer->type_tag() == &kTypeTag
+               ? static_cast<DeferredCommandBuffer*>(command_buffer)
+               : nullptr;
+  }
+
   // Replays every command in order. Stops at, and returns, the first error.
   base::Status Replay(std::span<const BufferBinding> binding_table, CommandTarget& target) const;
 
@@ -50,6 +58,7 @@ class DeferredCommandBuffer final : public CommandBuffer {
   bool single_workgroup() const { return !has_other_work_ && workgroup_total_ <= 1; }
 
  private:
+  static constexpr char kTypeTag = 0;
   struct FillCmd { BufferRef target; uint32_t pattern; uint32_t pattern_length; };
   struct UpdateCmd { std::vector<uint8_t> data; BufferRef target; };
   struct CopyCmd { BufferRef source; BufferRef target; uint64_t length; };

@@ -1,36 +1,58 @@
 #include "hal/utils/heap_buffer.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "base/fault_hook.h"
 
 namespace iree_rt::hal::utils {
 
 HeapBuffer::HeapBuffer(MemoryTypeBits type, BufferUsageBits usage, MemoryAccessBits access,
-                       uint64_t size, uint8_t* data, bool owned, std::function<void()> release,
+                       uint64_t size, uint8_t* data, void* allocation, std::function<void()> release,
                        FreeObserver on_free)
-    : Buffer(type, usage, access, size), data_(data), owned_(owned), release_(std::move(release)),
-      on_free_(std::move(on_free)) {}
+    : Buffer(type, usage, access, size), data_(data), allocation_(allocation),
+      release_(std::move(release)), on_free_(std::move(on_free)) {}
 
 base::StatusOr<base::Ref<HeapBuffer>> HeapBuffer::Allocate(MemoryTypeBits type, BufferUsageBits usage,
                                                            MemoryAccessBits access, uint64_t size,
                                                            FreeObserver on_free) {
-  // Round up so aligned_alloc's size rule holds; a zero-byte buffer still gets a valid pointer.
+  return AllocateOwned(type, usage, access, size, std::move(on_free));
+}
+
+base::StatusOr<base::Ref<HeapBuffer>> HeapBuffer::AllocateTransient(
+    MemoryTypeBits type, BufferUsageBits usage, MemoryAccessBits access, uint64_t size,
+    uint64_t alloca_flags, FreeObserver on_free) {
+  RT_ASSIGN_OR_RETURN(base::Ref<HeapBuffer> buffer,
+                      AllocateOwned(type, usage, access, size, std::move(on_free)));
+  buffer->transient_ = true;
+  buffer->alloca_flags_ = alloca_flags;
+  return buffer;
+}
+
+base::StatusOr<base::Ref<HeapBuffer>> HeapBuffer::AllocateOwned(MemoryTypeBits type,
+                                                                BufferUsageBits usage,
+                                                                MemoryAccessBits access,
+                                                                uint64_t size, FreeObserver on_free) {
+  // Whole alignment units; a zero-byte buffer still gets a valid pointer.
   uint64_t padded = (size + kHeapBufferAlignment - 1) / kHeapBufferAlignment * kHeapBufferAlignment;
   if (padded == 0) padded = kHeapBufferAlignment;
-  if (padded < size || padded > SIZE_MAX) {
+  // malloc plus the slack to align by hand: glibc's aligned_alloc costs several times a malloc,
+  // which shows on programs allocating a small transient per call.
+  constexpr uint64_t kSlack = kHeapBufferAlignment - alignof(std::max_align_t);
+  if (padded < size || padded > SIZE_MAX - kSlack) {
     return base::ResourceExhaustedError("allocation of ", size, " bytes is too large for host memory");
   }
-  void* data = base::AllocationFaultInjected()
-                   ? nullptr
-                   : std::aligned_alloc(kHeapBufferAlignment, static_cast<size_t>(padded));
-  if (!data) return base::ResourceExhaustedError("out of host memory allocating ", size, " bytes");
+  void* raw = base::AllocationFaultInjected() ? nullptr : std::malloc(static_cast<size_t>(padded + kSlack));
+  if (!raw) return base::ResourceExhaustedError("out of host memory allocating ", size, " bytes");
+  std::unique_ptr<void, void (*)(void*)> owner(raw, std::free);  // until the buffer owns it
+  auto* data = reinterpret_cast<uint8_t*>(
+      (reinterpret_cast<uintptr_t>(raw) + kHeapBufferAlignment - 1) & ~uintptr_t{kHeapBufferAlignment - 1});
   std::memset(data, 0, static_cast<size_t>(padded));
-  std::unique_ptr<void, void (*)(void*)> owner(data, std::free);  // until the buffer owns it
-  auto* buffer = new HeapBuffer(type, usage, access, size, static_cast<uint8_t*>(data), true,
-                                nullptr, std::move(on_free));
+  auto* buffer = new HeapBuffer(type, usage, access, size, data, raw, nullptr, std::move(on_free));
   owner.release();
   return base::Ref<HeapBuffer>::Adopt(buffer);
 }
@@ -39,15 +61,29 @@ base::Ref<HeapBuffer> HeapBuffer::Wrap(MemoryTypeBits type, BufferUsageBits usag
                                        MemoryAccessBits access, void* host_ptr, uint64_t size,
                                        std::function<void()> release) {
   return base::Ref<HeapBuffer>::Adopt(new HeapBuffer(type, usage, access, size,
-                                                     static_cast<uint8_t*>(host_ptr), false,
-                                                     std::move(release), nullptr));
+                                                     static_cast<uint8_t*>(host_ptr), nullptr,
+                                                     std::move(release), FreeObserver()));
+}
+
+base::StatusOr<uint8_t*> HeapBuffer::MapImpl(uint64_t offset, uint64_t length) {
+  if (transient_ && decommitted_.load(std::memory_order_acquire)) {
+    return base::FailedPreconditionError("buffer storage was released by queue_dealloca");
+  }
+  return data_ + offset;
+}
+
+void HeapBuffer::Decommit() {
+  if (!transient_ || decommitted_.exchange(true, std::memory_order_acq_rel)) return;
+  // Whoever decommits holds a reference, so the destructor cannot run concurrently.
+  std::free(std::exchange(allocation_, nullptr));
+  on_free_(byte_length());
 }
 
 HeapBuffer::~HeapBuffer() {
-  if (owned_) {
-    std::free(data_);
-    if (on_free_) on_free_(byte_length());
-  } else if (release_) {
+  if (allocation_) {
+    std::free(allocation_);
+    on_free_(byte_length());
+  } else if (!transient_ && release_) {
     release_();
   }
 }

@@ -14,10 +14,22 @@ HostSemaphore::~HostSemaphore() {
   for (auto& [value, timepoint] : timepoints_) timepoint.callback(cancelled);
 }
 
+bool HostSemaphore::TryReset(uint64_t value) {
+  // No lock: the caller holds every reference (TryReset's contract), so no thread can signal or
+  // wait; pending callbacks registered earlier are what could still reach us.
+  if (!timepoints_.empty() || waiters_ != 0) return false;
+  value_.store(value, std::memory_order_relaxed);
+  if (failed_.load(std::memory_order_relaxed)) {
+    failure_ = Status();
+    failed_.store(false, std::memory_order_relaxed);
+  }
+  return true;
+}
+
 base::StatusOr<uint64_t> HostSemaphore::QueryImpl() {
+  if (!failed_.load(std::memory_order_acquire)) return value_.load(std::memory_order_acquire);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!failure_.ok()) return failure_;
-  return value_;
+  return failure_;
 }
 
 Status HostSemaphore::SignalImpl(uint64_t value) {
@@ -29,10 +41,11 @@ Status HostSemaphore::SignalImpl(uint64_t value) {
     if (!failure_.ok()) {
       return base::FailedPreconditionError("signaling a failed semaphore (", failure_.ToString(), ")");
     }
-    if (value <= value_) {
-      return base::OutOfRangeError("semaphore values must increase: current ", value_, ", signaled ", value);
+    const uint64_t current = value_.load(std::memory_order_relaxed);
+    if (value <= current) {
+      return base::OutOfRangeError("semaphore values must increase: current ", current, ", signaled ", value);
     }
-    value_ = value;
+    value_.store(value, std::memory_order_release);
     auto end = timepoints_.upper_bound(value);
     for (auto it = timepoints_.begin(); it != end;) {
       timepoints_by_id_.erase(it->second.id);
@@ -51,6 +64,7 @@ void HostSemaphore::FailImpl(Status status) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!failure_.ok()) return;  // the first failure sticks
     failure_ = status;
+    failed_.store(true, std::memory_order_release);
     ready.swap(timepoints_);
     timepoints_by_id_.clear();
     if (waiters_) cv_.notify_all();
@@ -59,8 +73,11 @@ void HostSemaphore::FailImpl(Status status) {
 }
 
 Status HostSemaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
+  if (!failed_.load(std::memory_order_acquire) && value_.load(std::memory_order_acquire) >= value) {
+    return Status::Ok();
+  }
   std::unique_lock<std::mutex> lock(mutex_);
-  auto decided = [&] { return !failure_.ok() || value_ >= value; };
+  auto decided = [&] { return !failure_.ok() || value_.load(std::memory_order_relaxed) >= value; };
   if (!decided()) {
     if (timeout_ns <= 0) return base::DeadlineExceededError("semaphore wait timed out");
     ++waiters_;
@@ -72,7 +89,9 @@ Status HostSemaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
     --waiters_;
   }
   if (!failure_.ok()) return failure_;
-  if (value_ < value) return base::DeadlineExceededError("semaphore wait timed out");
+  if (value_.load(std::memory_order_relaxed) < value) {
+    return base::DeadlineExceededError("semaphore wait timed out");
+  }
   return Status::Ok();
 }
 
@@ -80,7 +99,7 @@ Semaphore::TimepointId HostSemaphore::NotifyAtImpl(uint64_t value, Callback call
   Status now;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (failure_.ok() && value_ < value) {
+    if (failure_.ok() && value_.load(std::memory_order_relaxed) < value) {
       TimepointId id = next_id_++;
       timepoints_by_id_.emplace(id, timepoints_.emplace(value, Timepoint{id, std::move(callback)}));
       return id;

@@ -3,6 +3,7 @@
 #ifndef IREE_RT_HAL_UTILS_HOST_SEMAPHORE_H_
 #define IREE_RT_HAL_UTILS_HOST_SEMAPHORE_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -16,6 +17,8 @@ class HostSemaphore final : public Semaphore {
  public:
   explicit HostSemaphore(uint64_t initial_value) : value_(initial_value) {}
   ~HostSemaphore() override;
+
+  bool TryReset(uint64_t value) override;
 
  private:
   // Pending timepoints ordered by value, so a signal releases a prefix instead of scanning all
@@ -33,10 +36,13 @@ class HostSemaphore final : public Semaphore {
   TimepointId NotifyAtImpl(uint64_t value, Callback callback) override;
   bool CancelNotifyImpl(TimepointId id) override;
 
+  // |value_| and |failed_| change under |mutex_| but are read without it: queries and waits on
+  // a reached value (every call of a synchronous program ends with one) take no lock.
   std::mutex mutex_;
   std::condition_variable cv_;
-  uint64_t value_;
-  base::Status failure_;
+  std::atomic<uint64_t> value_;
+  std::atomic<bool> failed_{false};
+  base::Status failure_;  // set once, with |failed_|
   int waiters_ = 0;
   TimepointId next_id_ = 1;
   TimepointMap timepoints_;

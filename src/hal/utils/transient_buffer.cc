@@ -19,11 +19,12 @@ void TransientBuffer::Decommit() {
 }
 
 base::StatusOr<uint8_t*> TransientBuffer::MapImpl(uint64_t offset, uint64_t length) {
-  base::Ref<Buffer> storage = this->storage();
-  if (!storage) {
+  // Mapped under the lock (no reference taken): Decommit waits for it.
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!storage_) {
     return base::FailedPreconditionError("buffer storage was released by queue_dealloca");
   }
-  return storage->Map(MemoryAccess::kRead | MemoryAccess::kWrite, offset, length);
+  return storage_->Map(MemoryAccess::kRead | MemoryAccess::kWrite, offset, length);
 }
 
 }  // namespace iree_rt::hal::utils

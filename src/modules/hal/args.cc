@@ -22,10 +22,10 @@ StatusOr<std::string_view> StringArg(const vm::Arg& value, const char* what) {
   return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
-StatusOr<rt::PointList> FenceArg(const vm::Arg& value, const char* what) {
+Status FenceArg(const vm::Arg& value, const char* what, rt::PointList* points) {
   RT_ASSIGN_OR_RETURN(rt::Fence * fence, NullableRefArg<rt::Fence>(value, what));
-  if (!fence) return rt::PointList();
-  return fence->points();
+  if (fence) fence->AppendPoints(points);
+  return Status::Ok();
 }
 
 StatusOr<rt::BufferRef> BufferRefArg(const vm::Arg& buffer, int32_t slot, int64_t offset,

@@ -66,9 +66,9 @@ vm::Value RefResult(base::Ref<T> object) {
 base::StatusOr<std::span<const uint8_t>> BytesArg(const vm::Arg& value, const char* what);
 base::StatusOr<std::string_view> StringArg(const vm::Arg& value, const char* what);
 
-// The timepoints of a wait or signal fence argument; a null fence is an empty list. The
-// semaphores are borrowed from the fence, which the argument keeps alive for the call.
-base::StatusOr<rt::PointList> FenceArg(const vm::Arg& value, const char* what);
+// Appends the timepoints of a wait or signal fence argument to |points| (a null fence adds
+// none). The semaphores are borrowed from the fence, which the argument keeps alive for the call.
+base::Status FenceArg(const vm::Arg& value, const char* what, rt::PointList* points);
 
 // A buffer argument that may be null, in which case |slot| names a binding-table entry.
 base::StatusOr<rt::BufferRef> BufferRefArg(const vm::Arg& buffer, int32_t slot, int64_t offset,

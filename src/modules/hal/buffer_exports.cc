@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "base/inline_vector.h"
 #include "hal/allocator.h"
 #include "hal/buffer.h"
 #include "hal/buffer_view.h"
@@ -191,11 +192,11 @@ Status BufferStore(ModuleState&, Args args, Results) {
 }
 
 // Reads the i64 shape span at args[*index].
-StatusOr<std::vector<int64_t>> ShapeArgs(Args args, size_t index) {
+using Shape = base::InlineVector<int64_t, rt::kMaxBufferViewRank>;  // larger ranks are refused later
+Status ShapeArgs(Args args, size_t index, Shape* shape) {
   RT_ASSIGN_OR_RETURN(size_t rank, SpanCount(args, &index, 1));
-  std::vector<int64_t> shape(rank);
-  for (size_t i = 0; i < rank; ++i) shape[i] = args[index + i].i64();
-  return shape;
+  for (size_t i = 0; i < rank; ++i) shape->push_back(args[index + i].i64());
+  return Status::Ok();
 }
 
 // buffer_view.create(buffer, offset, length, element_type, encoding, [dims...]) -> buffer_view
@@ -207,7 +208,8 @@ Status BufferViewCreate(ModuleState&, Args args, Results results) {
   if (offset != 0 || (length != rt::kWholeBuffer && length != buffer->byte_length())) {
     RT_ASSIGN_OR_RETURN(backing, rt::Buffer::Subspan(backing, offset, length));
   }
-  RT_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ShapeArgs(args, 5));
+  Shape shape;
+  RT_RETURN_IF_ERROR(ShapeArgs(args, 5, &shape));
   RT_ASSIGN_OR_RETURN(Ref<rt::BufferView> view,
                       rt::BufferView::Create(std::move(backing), shape,
                                              static_cast<rt::ElementType>(args[3].i32()),

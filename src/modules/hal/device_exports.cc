@@ -29,13 +29,12 @@ struct QueueArgs {
   rt::PointList signal;
 };
 
-StatusOr<QueueArgs> DecodeQueueArgs(Args args) {
-  QueueArgs queue;
-  RT_ASSIGN_OR_RETURN(queue.device, RefArg<rt::Device>(args[0], "device"));
-  queue.affinity = static_cast<rt::QueueAffinity>(args[1].i64());
-  RT_ASSIGN_OR_RETURN(queue.wait, FenceArg(args[2], "wait fence"));
-  RT_ASSIGN_OR_RETURN(queue.signal, FenceArg(args[3], "signal fence"));
-  return queue;
+// Fills |queue| in place: queue operations run once per dispatch, so no copies of the lists.
+Status DecodeQueueArgs(Args args, QueueArgs* queue) {
+  RT_ASSIGN_OR_RETURN(queue->device, RefArg<rt::Device>(args[0], "device"));
+  queue->affinity = static_cast<rt::QueueAffinity>(args[1].i64());
+  RT_RETURN_IF_ERROR(FenceArg(args[2], "wait fence", &queue->wait));
+  return FenceArg(args[3], "signal fence", &queue->signal);
 }
 
 Status DeviceAllocator(ModuleState&, Args args, Results results) {
@@ -62,7 +61,8 @@ Status DeviceQueryI64(ModuleState&, Args args, Results results) {
 
 // device.queue.alloca(device, affinity, wait, signal, pool, memory_types, usage, size, flags)
 Status QueueAlloca(ModuleState& state, Args args, Results results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   if (args[4].i64() != 0) {
     return base::UnimplementedError("allocation pool ", args[4].i64(), " (only pool 0 exists)");
   }
@@ -82,7 +82,8 @@ Status QueueAlloca(ModuleState& state, Args args, Results results) {
 
 // device.queue.dealloca(device, affinity, wait, signal, buffer, flags)
 Status QueueDealloca(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "buffer").status());
   return queue.device->QueueDealloca(queue.affinity, queue.wait, queue.signal,
                                      RetainArg<rt::Buffer>(args[4]),
@@ -92,7 +93,8 @@ Status QueueDealloca(ModuleState&, Args args, Results) {
 // device.queue.fill(device, affinity, wait, signal, target, offset, length, pattern,
 // pattern_length, flags)
 Status QueueFill(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "fill target").status());
   RT_ASSIGN_OR_RETURN(uint64_t offset, NonNegative(args[5].i64(), "fill offset"));
   return queue.device->QueueFill(queue.affinity, queue.wait, queue.signal,
@@ -105,7 +107,8 @@ Status QueueFill(ModuleState&, Args args, Results) {
 // device.queue.update(device, affinity, wait, signal, source, source_offset, target,
 // target_offset, length, flags): the source bytes are captured before this returns.
 Status QueueUpdate(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_ASSIGN_OR_RETURN(vm::Buffer * source, RefArg<vm::Buffer>(args[4], "update source"));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[6], "update target").status());
   RT_ASSIGN_OR_RETURN(uint64_t source_offset, NonNegative(args[5].i64(), "update source offset"));
@@ -119,7 +122,8 @@ Status QueueUpdate(ModuleState&, Args args, Results) {
 // device.queue.copy(device, affinity, wait, signal, source, source_offset, target,
 // target_offset, length, flags)
 Status QueueCopy(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "copy source").status());
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[6], "copy target").status());
   RT_ASSIGN_OR_RETURN(uint64_t source_offset, NonNegative(args[5].i64(), "copy source offset"));
@@ -133,7 +137,8 @@ Status QueueCopy(ModuleState&, Args args, Results) {
 // device.queue.read(device, affinity, wait, signal, file, file_offset, target, target_offset,
 // length, flags)
 Status QueueRead(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::File>(args[4], "read source file").status());
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[6], "read target").status());
   RT_ASSIGN_OR_RETURN(uint64_t target_offset, NonNegative(args[7].i64(), "read target offset"));
@@ -146,7 +151,8 @@ Status QueueRead(ModuleState&, Args args, Results) {
 // device.queue.write(device, affinity, wait, signal, source, source_offset, file, file_offset,
 // length, flags)
 Status QueueWrite(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "write source").status());
   RT_RETURN_IF_ERROR(RefArg<rt::File>(args[6], "write target file").status());
   RT_ASSIGN_OR_RETURN(uint64_t source_offset, NonNegative(args[5].i64(), "write source offset"));
@@ -159,13 +165,15 @@ Status QueueWrite(ModuleState&, Args args, Results) {
 
 // device.queue.barrier(device, affinity, wait, signal, flags)
 Status QueueBarrier(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   return queue.device->QueueBarrier(queue.affinity, queue.wait, queue.signal);
 }
 
 // device.queue.execute(device, affinity, wait, signal, command_buffer, flags)
 Status QueueExecute(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::CommandBuffer>(args[4], "command buffer").status());
   return queue.device->QueueExecute(queue.affinity, queue.wait, queue.signal,
                                     RetainArg<rt::CommandBuffer>(args[4]), {});
@@ -174,7 +182,8 @@ Status QueueExecute(ModuleState&, Args args, Results) {
 // device.queue.execute.indirect(device, affinity, wait, signal, command_buffer, flags,
 // [(buffer, offset, length)...]): the table is copied and its buffers retained by the queue.
 Status QueueExecuteIndirect(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(QueueArgs queue, DecodeQueueArgs(args));
+  QueueArgs queue;
+  RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::CommandBuffer>(args[4], "command buffer").status());
   size_t index = 6;
   RT_ASSIGN_OR_RETURN(size_t count, SpanCount(args, &index, 3));

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "base/inline_vector.h"
 #include "hal/device.h"
 #include "hal/executable.h"
 #include "hal/executable_cache.h"
@@ -89,30 +90,29 @@ Status FileFromMemory(ModuleState&, Args args, Results results) {
 }
 
 // fence.create(device, flags) -> fence on a new semaphore, to be reached at 1.
-Status FenceCreate(ModuleState&, Args args, Results results) {
+Status FenceCreate(ModuleState& state, Args args, Results results) {
+  RT_ASSIGN_OR_RETURN(HalState * hal_state, GetHalState(state));
   RT_ASSIGN_OR_RETURN(rt::Device * device, RefArg<rt::Device>(args[0], "device"));
-  RT_ASSIGN_OR_RETURN(Ref<rt::Semaphore> semaphore, device->CreateSemaphore(0));
-  Ref<rt::Fence> fence = rt::Fence::Create();
-  RT_RETURN_IF_ERROR(fence->Insert(semaphore, 1));
+  RT_ASSIGN_OR_RETURN(Ref<rt::Fence> fence, hal_state->fence_pool().Acquire(*device));
   results[0] = RefResult(std::move(fence));
   return Status::Ok();
 }
 
-// Reads a span of fences (nulls allowed) starting at args[index].
-StatusOr<std::vector<rt::Fence*>> FenceSpan(Args args, size_t index) {
+// The non-null fences of the span starting at args[index] (programs pass one or two).
+using FenceList = base::InlineVector<rt::Fence*, 4>;
+Status FenceSpan(Args args, size_t index, FenceList* fences) {
   RT_ASSIGN_OR_RETURN(size_t count, SpanCount(args, &index, 1));
-  std::vector<rt::Fence*> fences;
-  fences.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     RT_ASSIGN_OR_RETURN(rt::Fence * fence, NullableRefArg<rt::Fence>(args[index + i], "fence"));
-    if (fence) fences.push_back(fence);
+    if (fence) fences->push_back(fence);
   }
-  return fences;
+  return Status::Ok();
 }
 
 // fence.join(flags, [fences...]) -> fence, or null when there is nothing to wait for.
 Status FenceJoin(ModuleState&, Args args, Results results) {
-  RT_ASSIGN_OR_RETURN(std::vector<rt::Fence*> fences, FenceSpan(args, 1));
+  FenceList fences;
+  RT_RETURN_IF_ERROR(FenceSpan(args, 1, &fences));
   Ref<rt::Fence> joined = rt::Fence::Join(fences);
   if (joined->size() != 0) results[0] = RefResult(std::move(joined));
   return Status::Ok();
@@ -143,11 +143,14 @@ Status FenceFail(ModuleState&, Args args, Results) {
 // failure of a waited semaphore is returned as the error, so the program traps with its cause.
 // The deadline is fixed at entry: waiting on several fences never extends it.
 Status FenceAwait(ModuleState&, Args args, Results results) {
-  RT_ASSIGN_OR_RETURN(std::vector<rt::Fence*> fences, FenceSpan(args, 2));
+  FenceList fences;
+  RT_RETURN_IF_ERROR(FenceSpan(args, 2, &fences));
   const int32_t timeout_ms = args[0].i32();
   using Clock = std::chrono::steady_clock;
   const bool infinite = timeout_ms < 0;
-  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(infinite ? 0 : timeout_ms);
+  // Synchronous programs wait forever: no clock reads on that path.
+  const Clock::time_point deadline =
+      infinite ? Clock::time_point() : Clock::now() + std::chrono::milliseconds(timeout_ms);
   for (rt::Fence* fence : fences) {
     int64_t timeout_ns = rt::kInfiniteTimeout;
     if (!infinite) {

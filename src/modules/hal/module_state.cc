@@ -18,9 +18,10 @@ StatusOr<rt::ExecutableCache*> HalState::ExecutableCacheFor(rt::Device& device) 
 }
 
 StatusOr<HalState*> GetHalState(vm::ModuleState& state) {
-  auto* hal_state = dynamic_cast<HalState*>(&state);
-  if (!hal_state) return base::InternalError("module state was not created by the hal module");
-  return hal_state;
+  if (state.type_tag() != &HalState::kTypeTag) {
+    return base::InternalError("module state was not created by the hal module");
+  }
+  return static_cast<HalState*>(&state);
 }
 
 }  // namespace iree_rt::modules::hal

@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "hal/device.h"
 #include "hal/executable_cache.h"
+#include "modules/hal/fence_pool.h"
 #include "vm/module.h"
 
 namespace iree_rt::modules::hal {
@@ -24,6 +25,10 @@ class HalState final : public vm::ModuleState {
 
   // The cache executables of |device| are prepared with, created on first use.
   base::StatusOr<::iree_rt::hal::ExecutableCache*> ExecutableCacheFor(::iree_rt::hal::Device& device);
+  FencePool& fence_pool() { return fence_pool_; }
+
+  const void* type_tag() const override { return &kTypeTag; }
+  static constexpr char kTypeTag = 0;
 
  private:
   const std::vector<base::Ref<::iree_rt::hal::Device>> devices_;
@@ -31,6 +36,7 @@ class HalState final : public vm::ModuleState {
   // Few devices per context: a list beats a map. The device is retained with its cache.
   std::vector<std::pair<base::Ref<::iree_rt::hal::Device>, base::Ref<::iree_rt::hal::ExecutableCache>>>
       caches_;
+  FencePool fence_pool_;
 };
 
 // The HalState of a call; INTERNAL if |state| came from another module.

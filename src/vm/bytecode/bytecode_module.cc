@@ -126,13 +126,11 @@ BytecodeModuleState::~BytecodeModuleState() {
   std::free(global_bytes_);
 }
 
-const RefSlot& BytecodeModuleState::Rodata(uint32_t ordinal) {
+const RefSlot& BytecodeModuleState::CreateRodata(uint32_t ordinal) {
   RefSlot& slot = rodata_[ordinal];
-  if (slot.object == nullptr) {
-    // The buffer keeps the module (and through it the bytes) alive; the module never holds it.
-    AdoptInto(slot, Buffer::WrapReadOnly(module_.rodata(ordinal),
-                                         base::Ref<base::RefObject>::Retain(&module_)));
-  }
+  // The buffer keeps the module (and through it the bytes) alive; the module never holds it.
+  AdoptInto(slot, Buffer::WrapReadOnly(module_.rodata(ordinal),
+                                       base::Ref<base::RefObject>::Retain(&module_)));
   return slot;
 }
 
@@ -278,6 +276,11 @@ Status BytecodeModule::BindImport(ModuleState& state, uint32_t ordinal, const Im
     binding.kind = ImportBinding::Kind::kNative;
     binding.native = native;
     for (const CconvItem& item : binding.cconv.arguments) binding.span_count += item.is_span();
+    if (binding.span_count == 0) {
+      for (const CconvItem& item : binding.cconv.arguments) {
+        binding.wide_arguments.push_back(item.type == ValueType::kI64 || item.type == ValueType::kF64);
+      }
+    }
   }
   binding.module = target.module;
   binding.state = target.state;

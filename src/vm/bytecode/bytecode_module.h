@@ -86,6 +86,9 @@ struct ImportBinding {
   Module* module = nullptr;
   NativeModule* native = nullptr;  // kNative: |module| as a NativeModule
   uint16_t span_count = 0;         // kNative: variadic arguments in |cconv| (one count Arg each)
+  // kNative: per register of a call without spans, whether it is a 64-bit i64/f64 (the
+  // verifier proved the banks, so that is all loading needs).
+  std::vector<uint8_t> wide_arguments;
   ModuleState* state = nullptr;
   uint32_t export_ordinal = 0;
   Cconv cconv;  // the target export's calling convention
@@ -109,7 +112,10 @@ class BytecodeModuleState final : public ModuleState {
   uint32_t ref_global_count() const { return ref_global_count_; }
   std::vector<ImportBinding>& imports() { return imports_; }
   // The retained rodata buffer |ordinal| of this state (created on first use).
-  const RefSlot& Rodata(uint32_t ordinal);
+  const RefSlot& Rodata(uint32_t ordinal) {
+    const RefSlot& slot = rodata_[ordinal];
+    return slot.object != nullptr ? slot : CreateRodata(ordinal);
+  }
 
  private:
   BytecodeModule& module_;
@@ -118,6 +124,8 @@ class BytecodeModuleState final : public ModuleState {
   std::unique_ptr<RefSlot[]> ref_globals_;
   uint32_t ref_global_count_ = 0;
   std::vector<ImportBinding> imports_;
+  const RefSlot& CreateRodata(uint32_t ordinal);
+
   std::vector<RefSlot> rodata_;
 };
 

@@ -2,6 +2,7 @@
 // boundary (arguments into an entry frame, results out of it).
 #include <bit>
 #include <cstddef>
+#include <iterator>
 #include <memory>
 #include <new>
 
@@ -219,18 +220,7 @@ class ArgArray {
   Arg* data_ = inline_;
 };
 
-inline Arg LoadArg(ValueType type, uint16_t reg, const uint32_t* r32, const RefSlot* rr) {
-  switch (type) {
-    case ValueType::kI32: return Arg::I32(static_cast<int32_t>(r32[reg]));
-    case ValueType::kF32: return Arg::F32(std::bit_cast<float>(r32[reg]));
-    case ValueType::kI64: return Arg::I64(static_cast<int64_t>(Load64(r32 + reg)));
-    case ValueType::kF64: return Arg::F64(std::bit_cast<double>(Load64(r32 + reg)));
-    default: {
-      const RefSlot& slot = rr[reg & kRefMask];
-      return Arg::Borrow(slot.object, slot.type);
-    }
-  }
-}
+inline bool IsWide(ValueType type) { return type == ValueType::kI64 || type == ValueType::kF64; }
 
 }  // namespace
 
@@ -245,29 +235,44 @@ Status CallNativeImport(FrameStack& frames, uint32_t frame_offset, const ImportB
   const CompiledFunction& fn = *frame->function;
   uint32_t* r32 = reinterpret_cast<uint32_t*>(frame->registers());
   RefSlot* rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
-  const std::span<const CconvItem> items = binding.cconv.arguments;
   const uint16_t reg_count = U16(arg_list);
   ArgArray args(size_t{reg_count} + binding.span_count);
   Arg* out = args.data();
   const uint8_t* reg = arg_list + 2;
-  bool moves = false;
-  for (size_t i = 0; i < items.size(); ++i) {
-    const CconvItem& item = items[i];
-    if (!item.is_span()) {
-      const uint16_t r = U16(reg);
-      reg += 2;
-      moves |= (r & (kRefBit | kMoveBit)) == (kRefBit | kMoveBit);
-      *out++ = LoadArg(item.type, r, r32, rr);
-      continue;
+  // Moved ref registers, released after the call (all of them rescanned if there are many).
+  constexpr uint16_t kMoved = kRefBit | kMoveBit;
+  uint16_t moved[8];
+  size_t moved_count = 0;
+  // The register's bank says ref or not; |wide| picks 32 or 64 bits (the verifier matched both to
+  // the cconv).
+  auto load = [&](bool wide) {
+    const uint16_t r = U16(reg);
+    reg += 2;
+    if (r & kRefBit) {
+      if (r & kMoveBit) {
+        if (moved_count < std::size(moved)) moved[moved_count] = r & kRefMask;
+        ++moved_count;
+      }
+      const RefSlot& slot = rr[r & kRefMask];
+      *out++ = Arg::Borrow(slot.object, slot.type);
+    } else {
+      *out++ = Arg::Bits(wide ? Load64(r32 + r) : r32[r]);
     }
-    const uint16_t tuples = U16(segments + 2 + 2 * i);
-    *out++ = Arg::I32(tuples);
-    for (uint16_t t = 0; t < tuples; ++t) {
-      for (ValueType type : item.tuple) {
-        const uint16_t r = U16(reg);
-        reg += 2;
-        moves |= (r & (kRefBit | kMoveBit)) == (kRefBit | kMoveBit);
-        *out++ = LoadArg(type, r, r32, rr);
+  };
+  if (binding.span_count == 0) {
+    for (uint8_t wide : binding.wide_arguments) load(wide);
+  } else {
+    const std::span<const CconvItem> items = binding.cconv.arguments;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const CconvItem& item = items[i];
+      if (!item.is_span()) {
+        load(IsWide(item.type));
+        continue;
+      }
+      const uint16_t tuples = U16(segments + 2 + 2 * i);
+      *out++ = Arg::I32(tuples);
+      for (uint16_t t = 0; t < tuples; ++t) {
+        for (ValueType type : item.tuple) load(IsWide(type));
       }
     }
   }
@@ -283,10 +288,12 @@ Status CallNativeImport(FrameStack& frames, uint32_t frame_offset, const ImportB
   frame = frames.at(frame_offset);
   r32 = reinterpret_cast<uint32_t*>(frame->registers());
   rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
-  if (moves) {
+  if (moved_count <= std::size(moved)) {
+    for (size_t i = 0; i < moved_count; ++i) ReleaseSlot(rr[moved[i]]);
+  } else {
     for (uint16_t i = 0; i < reg_count; ++i) {
       const uint16_t r = U16(arg_list + 2 + 2 * i);
-      if ((r & (kRefBit | kMoveBit)) == (kRefBit | kMoveBit)) ReleaseSlot(rr[r & kRefMask]);
+      if ((r & kMoved) == kMoved) ReleaseSlot(rr[r & kRefMask]);
     }
   }
   std::span<Value> values = results.span();

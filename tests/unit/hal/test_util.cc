@@ -7,7 +7,7 @@ namespace iree_rt::hal::testing {
 base::Ref<Buffer> MakeHostBuffer(uint64_t size, MemoryTypeBits type, BufferUsageBits usage,
                                  MemoryAccessBits access) {
   base::StatusOr<base::Ref<utils::HeapBuffer>> buffer =
-      utils::HeapBuffer::Allocate(type, usage, access, size, nullptr);
+      utils::HeapBuffer::Allocate(type, usage, access, size, {});
   EXPECT_TRUE(IsOk(buffer));
   return buffer.ok() ? base::Ref<Buffer>(std::move(buffer).value()) : nullptr;
 }
