@@ -98,7 +98,7 @@ for workload in $WORKLOADS; do
     mratio=$(awk -v o="$(median "${ours[@]}")" -v t="$(median "${theirs[@]}")" \
                'BEGIN { printf "%.3f", o / t }')
     met=$(awk -v r="$ratio" -v g="$g" 'BEGIN { print (r <= g) ? "yes" : "NO" }')
-    printf '%-12s %-11s %12.4f %12.4f %7s %7s %5s  %s\n' "$workload" "$device" "$o" "$t" \
+    printf '%-12s %-11s %12.6f %12.6f %7s %7s %5s  %s\n' "$workload" "$device" "$o" "$t" \
            "$ratio" "$mratio" "$g" "$met" | tee -a "$out"
     runs_log+="  $workload/$device: ours ${ours[*]} (median $(median "${ours[@]}"))"$'\n'
     runs_log+="    theirs ${theirs[*]} (median $(median "${theirs[@]}"))"$'\n'

@@ -100,6 +100,20 @@ Status NativeModule::CallArgs(Stack& stack, ModuleState& state, uint32_t export_
   return Invoke(stack, state, entries_[export_ordinal], args, results);
 }
 
+NativeModule::HandlerFn NativeModule::direct_handler(uint32_t export_ordinal) const {
+  if (!validated_ || export_ordinal >= entries_.size()) return nullptr;
+  return entries_[export_ordinal].fn;
+}
+
+Status NativeModule::Failed(uint32_t export_ordinal, Status status, std::span<Value> results) const {
+  const Entry& entry = entries_[export_ordinal];
+  if (status.code() == StatusCode::kDeferred) {
+    status = base::InternalError("returned DEFERRED, but native functions must run to completion");
+  }
+  for (Value& result : results) result = Value();
+  return status.Annotate(ErrorContext(entry));
+}
+
 Status NativeModule::InvokeValues(Stack& stack, ModuleState& state, const Entry& entry,
                                   std::span<const Value> args, std::span<Value> results) {
   base::InlineVector<Arg, 16> converted;
@@ -135,12 +149,6 @@ Status NativeModule::Invoke(Stack& stack, ModuleState& state, const Entry& entry
     DepthScope depth(stack);
     status = entry.fn ? entry.fn(state, args, results) : entry.def.handler(state, args, results);
   }
-#ifdef NDEBUG
-  if (status.ok()) return status;
-#endif
-  if (status.code() == StatusCode::kDeferred) {
-    status = base::InternalError("returned DEFERRED, but native functions must run to completion");
-  }
 #ifndef NDEBUG
   // Handlers are trusted in release builds; in debug builds a wrongly typed result is our bug.
   for (size_t i = 0; status.ok() && i < results.size(); ++i) {
@@ -149,11 +157,8 @@ Status NativeModule::Invoke(Stack& stack, ModuleState& state, const Entry& entry
     if (!check.ok()) status = base::InternalError(check.message());
   }
 #endif
-  if (!status.ok()) {
-    for (Value& result : results) result = Value();
-    return status.Annotate(ErrorContext(entry));
-  }
-  return Status();
+  if (status.ok()) return status;
+  return Failed(static_cast<uint32_t>(&entry - entries_.data()), std::move(status), results);
 }
 
 }  // namespace iree_rt::vm

@@ -24,6 +24,9 @@ class NativeModule : public Module {
   // |state| is what CreateState returned for the calling context.
   using Handler = std::function<base::Status(ModuleState& state, std::span<const Arg> args,
                                              std::span<Value> results)>;
+  // A handler that is a plain function (every handler of the `hal` and `check` modules).
+  using HandlerFn = base::Status (*)(ModuleState& state, std::span<const Arg> args,
+                                     std::span<Value> results);
   struct FunctionDef {
     std::string name;
     std::string cconv;
@@ -47,6 +50,12 @@ class NativeModule : public Module {
   // sized to the cconv) laid out per the export's cconv, which linking checked.
   base::Status CallArgs(Stack& stack, ModuleState& state, uint32_t export_ordinal,
                         std::span<const Arg> args, std::span<Value> results);
+  // For callers that invoke the handler themselves (the interpreter, on its hot path): the plain
+  // function of an export, or null (then use CallArgs). Such a caller counts the call on the
+  // stack's depth, and passes a failure through Failed.
+  HandlerFn direct_handler(uint32_t export_ordinal) const;
+  // What CallArgs does with a handler's failure: clears |results| and annotates |status|.
+  base::Status Failed(uint32_t export_ordinal, base::Status status, std::span<Value> results) const;
 
  protected:
   // INTERNAL-free by construction: a malformed cconv in |functions| is a programming error
@@ -56,7 +65,6 @@ class NativeModule : public Module {
   base::Status Validate();
 
  private:
-  using HandlerFn = base::Status (*)(ModuleState&, std::span<const Arg>, std::span<Value>);
   struct Entry {
     FunctionDef def;
     Cconv cconv;

@@ -65,6 +65,11 @@ vm::Value RefResult(base::Ref<T> object) {
 // The bytes of a vm.buffer argument (strings, executable data): borrowed from the argument.
 base::StatusOr<std::span<const uint8_t>> BytesArg(const vm::Arg& value, const char* what);
 base::StatusOr<std::string_view> StringArg(const vm::Arg& value, const char* what);
+// The bytes of |buffer| as text.
+inline std::string_view Text(const vm::Buffer& buffer) {
+  std::span<const uint8_t> bytes = buffer.bytes();
+  return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
 
 // Appends the timepoints of a wait or signal fence argument to |points| (a null fence adds
 // none). The semaphores are borrowed from the fence, which the argument keeps alive for the call.

@@ -107,22 +107,25 @@ Status AllocatorSelect(ModuleState&, Args args, Results results) {
 
 // buffer.assert(buffer, message, allocator, minimum_length, memory_types, usage)
 Status BufferAssert(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(std::string_view message, StringArg(args[1], "message"));
+  // The message is read only for an error (asserts run for every input of every call).
+  const vm::Buffer* message_buffer = args[1].ref().Get<vm::Buffer>();
+  if (!message_buffer) return StringArg(args[1], "message").status();
+  const auto message = [message_buffer] { return Text(*message_buffer); };
   RT_ASSIGN_OR_RETURN(rt::Buffer * buffer, RefArg<rt::Buffer>(args[0], "buffer"));
   const int64_t minimum_length = args[3].i64();
   if (minimum_length > 0 && buffer->byte_length() < static_cast<uint64_t>(minimum_length)) {
-    return base::InvalidArgumentError(Prefix(message), "buffer has ", buffer->byte_length(),
+    return base::InvalidArgumentError(Prefix(message()), "buffer has ", buffer->byte_length(),
                                       " bytes but at least ", minimum_length, " are required");
   }
   const auto memory_types = static_cast<rt::MemoryTypeBits>(args[4].i32());
   if ((buffer->memory_type() & memory_types) != memory_types) {
-    return base::MakeStatus(base::StatusCode::kPermissionDenied, Prefix(message),
+    return base::MakeStatus(base::StatusCode::kPermissionDenied, Prefix(message()),
                             "buffer memory type ", rt::MemoryTypeToString(buffer->memory_type()),
                             " lacks required ", rt::MemoryTypeToString(memory_types));
   }
   const auto usage = static_cast<rt::BufferUsageBits>(args[5].i32());
   if ((buffer->allowed_usage() & usage) != usage) {
-    return base::MakeStatus(base::StatusCode::kPermissionDenied, Prefix(message),
+    return base::MakeStatus(base::StatusCode::kPermissionDenied, Prefix(message()),
                             "buffer usage ", rt::BufferUsageToString(buffer->allowed_usage()),
                             " lacks required ", rt::BufferUsageToString(usage));
   }
@@ -231,9 +234,11 @@ bool ElementTypesCompatible(rt::ElementType actual, rt::ElementType expected) {
 
 // buffer_view.assert(view, message, element_type, encoding, [dims...])
 Status BufferViewAssert(ModuleState&, Args args, Results) {
-  RT_ASSIGN_OR_RETURN(std::string_view message, StringArg(args[1], "message"));
-  // The names (and the expected shape) are only materialized for an error: this runs for every
-  // input of every call.
+  // The message, the names and the expected shape are only materialized for an error: this
+  // runs for every input of every call.
+  const vm::Buffer* message_buffer = args[1].ref().Get<vm::Buffer>();
+  if (!message_buffer) return StringArg(args[1], "message").status();
+  const std::string_view message = Text(*message_buffer);
   rt::BufferView* view = args[0].ref().Get<rt::BufferView>();
   if (view == nullptr) {
     const std::string what = message.empty() ? "buffer view" : std::string(message);

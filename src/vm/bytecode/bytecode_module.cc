@@ -275,6 +275,9 @@ Status BytecodeModule::BindImport(ModuleState& state, uint32_t ordinal, const Im
   if (native != nullptr && !import.cconv.empty()) {
     binding.kind = ImportBinding::Kind::kNative;
     binding.native = native;
+#ifdef NDEBUG  // debug builds go through CallArgs, which checks the handler's results
+    binding.handler = native->direct_handler(target.export_ordinal);
+#endif
     for (const CconvItem& item : binding.cconv.arguments) binding.span_count += item.is_span();
     if (binding.span_count == 0) {
       for (const CconvItem& item : binding.cconv.arguments) {

@@ -28,6 +28,7 @@
 #include "base/ref_object.h"
 #include "base/status.h"
 #include "vm/bytecode/interpreter_frame.h"
+#include "vm/arg.h"
 #include "vm/cconv.h"
 #include "vm/module.h"
 #include "vm/type.h"
@@ -85,6 +86,8 @@ struct ImportBinding {
   // kCall and kNative
   Module* module = nullptr;
   NativeModule* native = nullptr;  // kNative: |module| as a NativeModule
+  // kNative, release builds: the export's plain-function handler, called directly (else null).
+  base::Status (*handler)(ModuleState&, std::span<const Arg>, std::span<Value>) = nullptr;
   uint16_t span_count = 0;         // kNative: variadic arguments in |cconv| (one count Arg each)
   // kNative: per register of a call without spans, whether it is a 64-bit i64/f64 (the
   // verifier proved the banks, so that is all loading needs).
