@@ -24,7 +24,10 @@ StatusOr<Ref<rt::Fence>> FencePool::Acquire(rt::Device& device) {
   }
   RT_ASSIGN_OR_RETURN(Ref<rt::Semaphore> semaphore, device.CreateSemaphore(0));
   Ref<rt::Fence> fence = rt::Fence::Create(semaphore, 1);
-  if (empty) *empty = Slot{Ref<rt::Device>::Retain(&device), std::move(semaphore), fence};
+  // Only semaphores that can be reset are worth a slot (a fresh one resets to 0 as a no-op).
+  if (empty && semaphore->TryReset(0)) {
+    *empty = Slot{Ref<rt::Device>::Retain(&device), std::move(semaphore), fence};
+  }
   return fence;
 }
 

@@ -321,7 +321,7 @@ Status BytecodeModule::Call(Stack& stack, ModuleState& state, uint32_t export_or
 }
 
 Status BytecodeModule::Resume(Stack& stack, std::span<Value> results) {
-  auto* frames = dynamic_cast<FrameStack*>(stack.extension());
+  FrameStack* frames = FrameStack::Cast(stack.extension());
   if (frames == nullptr || frames->suspended_entry == kNoFrame) {
     return base::FailedPreconditionError("module '", name_, "' has no suspended call on this stack");
   }

@@ -19,8 +19,7 @@ constexpr size_t kArenaAlignment = 16;
 }  // namespace
 
 FrameStack* FrameStack::Of(Stack& stack) {
-  // The dynamic_cast is a cheap type-id compare on a final class.
-  if (Stack::Extension* extension = stack.extension()) return dynamic_cast<FrameStack*>(extension);
+  if (Stack::Extension* extension = stack.extension()) return Cast(extension);
   auto frames = std::make_unique<FrameStack>(stack);
   FrameStack* raw = frames.get();
   stack.set_extension(std::move(frames));

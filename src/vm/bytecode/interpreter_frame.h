@@ -120,6 +120,12 @@ class FrameStack final : public Stack::Extension {
   // The FrameStack of |stack|, created on first use; null if the stack already carries another
   // kind of extension.
   static FrameStack* Of(Stack& stack);
+  // |extension| as a FrameStack, or null if it is another module's.
+  static FrameStack* Cast(Stack::Extension* extension) {
+    return extension && extension->type_tag() == &kTypeTag ? static_cast<FrameStack*>(extension)
+                                                            : nullptr;
+  }
+  const void* type_tag() const override { return &kTypeTag; }
 
   Stack& stack() const { return stack_; }
   uint32_t top() const { return top_; }
@@ -173,6 +179,7 @@ class FrameStack final : public Stack::Extension {
   uint32_t suspended_entry = kNoFrame;
 
  private:
+  static constexpr char kTypeTag = 0;
   bool Grow(size_t needed);
 
   Stack& stack_;
