@@ -23,9 +23,11 @@ StatusOr<std::string_view> StringArg(const vm::Arg& value, const char* what) {
 }
 
 Status FenceArg(const vm::Arg& value, const char* what, rt::PointList* points) {
-  RT_ASSIGN_OR_RETURN(rt::Fence * fence, NullableRefArg<rt::Fence>(value, what));
-  if (fence) fence->AppendPoints(points);
-  return Status::Ok();
+  if (rt::Fence* fence = value.ref().Get<rt::Fence>()) {
+    fence->AppendPoints(points);
+    return Status::Ok();
+  }
+  return NullableRefArg<rt::Fence>(value, what).status();  // null: OK; another type: the error
 }
 
 StatusOr<rt::BufferRef> BufferRefArg(const vm::Arg& buffer, int32_t slot, int64_t offset,

@@ -31,7 +31,8 @@ struct QueueArgs {
 
 // Fills |queue| in place: queue operations run once per dispatch, so no copies of the lists.
 Status DecodeQueueArgs(Args args, QueueArgs* queue) {
-  RT_ASSIGN_OR_RETURN(queue->device, RefArg<rt::Device>(args[0], "device"));
+  queue->device = args[0].ref().Get<rt::Device>();
+  if (!queue->device) return RefArg<rt::Device>(args[0], "device").status();
   queue->affinity = static_cast<rt::QueueAffinity>(args[1].i64());
   RT_RETURN_IF_ERROR(FenceArg(args[2], "wait fence", &queue->wait));
   return FenceArg(args[3], "signal fence", &queue->signal);
@@ -189,12 +190,15 @@ Status QueueExecuteIndirect(ModuleState&, Args args, Results) {
   RT_ASSIGN_OR_RETURN(size_t count, SpanCount(args, &index, 3));
   base::InlineVector<rt::BufferBinding, 8> table;  // programs bind a handful of buffers
   for (size_t i = 0; i < count; ++i, index += 3) {
-    rt::BufferBinding binding;
-    RT_ASSIGN_OR_RETURN(rt::Buffer * buffer, NullableRefArg<rt::Buffer>(args[index], "binding"));
-    RT_ASSIGN_OR_RETURN(binding.offset, NonNegative(args[index + 1].i64(), "binding offset"));
-    binding.buffer = Ref<rt::Buffer>::Retain(buffer);
-    binding.length = static_cast<uint64_t>(args[index + 2].i64());
-    table.push_back(std::move(binding));
+    // Checked inline, errors built only on failure: this runs for every binding of every call.
+    rt::Buffer* buffer = args[index].ref().Get<rt::Buffer>();
+    if (!buffer && !args[index].ref().is_null()) {
+      return NullableRefArg<rt::Buffer>(args[index], "binding").status();
+    }
+    const int64_t offset = args[index + 1].i64();
+    if (offset < 0) return NonNegative(offset, "binding offset").status();
+    table.push_back(rt::BufferBinding{Ref<rt::Buffer>::Retain(buffer), static_cast<uint64_t>(offset),
+                                      static_cast<uint64_t>(args[index + 2].i64())});
   }
   return queue.device->QueueExecute(queue.affinity, queue.wait, queue.signal,
                                     RetainArg<rt::CommandBuffer>(args[4]),

