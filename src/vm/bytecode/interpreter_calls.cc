@@ -77,6 +77,24 @@ inline bool RegisterFits(const CompiledFunction& fn, uint16_t reg, ValueType typ
   return reg < fn.i32_slots;
 }
 
+// Writes an import's result |value| of |type| to register |reg|; a ref moves into the register.
+inline void StoreResult(ValueType type, uint16_t reg, Value& value, uint32_t* r32, RefSlot* rr) {
+  switch (type) {
+    case ValueType::kI32: r32[reg] = static_cast<uint32_t>(value.i32()); break;
+    case ValueType::kF32: r32[reg] = std::bit_cast<uint32_t>(value.f32()); break;
+    case ValueType::kI64: Store64(r32 + reg, static_cast<uint64_t>(value.i64())); break;
+    case ValueType::kF64: Store64(r32 + reg, std::bit_cast<uint64_t>(value.f64())); break;
+    default: {
+      RefSlot old = rr[reg & kRefMask];
+      const RefType* ref_type = value.ref().type();
+      base::RefObject* object = value.ref().Detach();
+      rr[reg & kRefMask] = RefSlot{object, object ? ref_type : nullptr};
+      ReleaseSlot(old);
+      break;
+    }
+  }
+}
+
 Status BadRegister(uint16_t reg) {
   return base::InvalidArgumentError("register operand 0x", std::hex, reg, std::dec,
                                     " does not match the import's calling convention");
@@ -181,21 +199,7 @@ Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding
     Value& value = values[i];
     const bool typed = type == ValueType::kRef ? (value.is_ref() || value.is_none()) : value.type() == type;
     if (!typed) return base::InternalError("import result ", i, " has the wrong type");
-    switch (type) {
-      case ValueType::kI32: r32[reg] = static_cast<uint32_t>(value.i32()); break;
-      case ValueType::kF32: r32[reg] = std::bit_cast<uint32_t>(value.f32()); break;
-      case ValueType::kI64: Store64(r32 + reg, static_cast<uint64_t>(value.i64())); break;
-      case ValueType::kF64: Store64(r32 + reg, std::bit_cast<uint64_t>(value.f64())); break;
-      default: {
-        // The result's reference moves into the register.
-        RefSlot old = rr[reg & kRefMask];
-        const RefType* ref_type = value.ref().type();
-        base::RefObject* object = value.ref().Detach();
-        rr[reg & kRefMask] = RefSlot{object, object ? ref_type : nullptr};
-        ReleaseSlot(old);
-        break;
-      }
-    }
+    StoreResult(type, reg, value, r32, rr);
   }
   return Status();
 }
@@ -334,22 +338,7 @@ Status CallNativeImport(FrameStack& frames, uint32_t frame_offset, const ImportB
   }
   std::span<Value> values = results.span();
   for (size_t i = 0; i < result_types.size(); ++i) {
-    const uint16_t r = U16(result_list + 2 + 2 * i);
-    Value& value = values[i];
-    switch (result_types[i]) {
-      case ValueType::kI32: r32[r] = static_cast<uint32_t>(value.i32()); break;
-      case ValueType::kF32: r32[r] = std::bit_cast<uint32_t>(value.f32()); break;
-      case ValueType::kI64: Store64(r32 + r, static_cast<uint64_t>(value.i64())); break;
-      case ValueType::kF64: Store64(r32 + r, std::bit_cast<uint64_t>(value.f64())); break;
-      default: {
-        RefSlot old = rr[r & kRefMask];
-        const RefType* ref_type = value.ref().type();
-        base::RefObject* object = value.ref().Detach();
-        rr[r & kRefMask] = RefSlot{object, object ? ref_type : nullptr};
-        ReleaseSlot(old);
-        break;
-      }
-    }
+    StoreResult(result_types[i], U16(result_list + 2 + 2 * i), values[i], r32, rr);
   }
   return Status();
 }
