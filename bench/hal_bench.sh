@@ -13,7 +13,10 @@
 #          JOBS=2 (build parallelism), REALTIME=1 (as root, run local-sync, which is one thread,
 #          under SCHED_FIFO so builds sharing the machine cannot preempt either side; local-task
 #          always runs at normal priority: how its workers share the cores is part of what is
-#          measured, and real-time workers would change it; 0 for normal priority everywhere)
+#          measured, and real-time workers would change it; 0 for normal priority everywhere),
+#          PAYLOAD=<dir from bench/cpu/build_payload.sh> (on a machine with no build or compiler:
+#          use its tools and the models compiled for the CPU closest to this host's, or
+#          MODEL_CPU=<name>; results go to RESULTS=<file>, default $PAYLOAD/cpu_models.txt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${1:-5}
@@ -21,20 +24,43 @@ MIN_TIME=${2:-1}
 BUILD=${BUILD_DIR:-build}
 WORKLOADS=${WORKLOADS:-add matmul_1024 mlp cnn}
 DEVICES=${DEVICES:-local-sync local-task}
-./scripts/setup.sh
-if ! build/venv/bin/python -c 'import importlib.metadata as m
+if [ -n "${PAYLOAD:-}" ]; then
+  # The target CPU nearest this host among those the payload was compiled for.
+  flags=$(grep -m1 '^flags' /proc/cpuinfo); vendor=$(grep -m1 '^vendor_id' /proc/cpuinfo)
+  has() { [[ " $flags " == *" $1 "* ]]; }
+  if [[ $vendor == *AMD* ]]; then cpu=$(has avx512f && echo znver4 || echo znver3)
+  elif has amx_tile; then cpu=sapphirerapids
+  elif has avx512f; then cpu=icelake-server
+  else cpu=x86-64-v3; fi
+  cpu=${MODEL_CPU:-$cpu}
+  MODELS=$PAYLOAD/models/$cpu
+  [ -d "$MODELS" ] || { echo "bench: payload has no models for $cpu" >&2; exit 1; }
+  export LD_LIBRARY_PATH=$PAYLOAD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  OURS=${OURS:-$PAYLOAD/bin/iree-rt-benchmark}
+  THEIRS=$PAYLOAD/bin/iree-benchmark-module
+  PYTHON=python3
+  RESULTS=${RESULTS:-$PAYLOAD/cpu_models.txt}
+  TARGET_NOTE="$cpu (payload $PAYLOAD; $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2 | xargs))"
+else
+  ./scripts/setup.sh
+  if ! build/venv/bin/python -c 'import importlib.metadata as m
 assert m.version("iree-base-runtime") == "3.13.0"' 2>/dev/null; then
-  echo "bench: installing iree-base-runtime==3.13.0 into build/venv"
-  build/venv/bin/pip install -q --disable-pip-version-check "iree-base-runtime==3.13.0"
+    echo "bench: installing iree-base-runtime==3.13.0 into build/venv"
+    build/venv/bin/pip install -q --disable-pip-version-check "iree-base-runtime==3.13.0"
+  fi
+  cmake -S . -B "$BUILD" -G Ninja >/dev/null
+  OURS=${OURS:-$BUILD/bin/iree-rt-benchmark}
+  THEIRS=build/venv/bin/iree-benchmark-module
+  PYTHON=build/venv/bin/python
+  MODELS=$BUILD/bench
+  RESULTS=${RESULTS:-bench/results/cpu_models.txt}
+  TARGET_NOTE=host
+  targets=(bench_cpu_models)
+  [ "$OURS" = "$BUILD/bin/iree-rt-benchmark" ] && targets+=(iree-rt-benchmark)
+  cmake --build "$BUILD" --parallel "${JOBS:-2}" --target "${targets[@]}" >/dev/null  # shared machine
 fi
-cmake -S . -B "$BUILD" -G Ninja >/dev/null
-OURS=${OURS:-$BUILD/bin/iree-rt-benchmark}
-THEIRS=build/venv/bin/iree-benchmark-module
 PRIO=()
 if [ "${REALTIME:-1}" = 1 ] && [ "$(id -u)" = 0 ] && command -v chrt >/dev/null; then PRIO=(chrt -f 50); fi
-targets=(bench_cpu_models)
-[ "$OURS" = "$BUILD/bin/iree-rt-benchmark" ] && targets+=(iree-rt-benchmark)
-cmake --build "$BUILD" --parallel "${JOBS:-2}" --target "${targets[@]}" >/dev/null  # shared machine
 
 inputs() {  # the --input flags of each workload (splats: values do not change the work done)
   case $1 in
@@ -48,7 +74,7 @@ inputs() {  # the --input flags of each workload (splats: values do not change t
 goal() { [ "$1" = add ] && echo 0.5 || echo 1.0; }
 # ms_per_call JSON: the real_time of the (single) iteration run, converted to ms.
 ms_per_call() {
-  build/venv/bin/python -c '
+  "$PYTHON" -c '
 import json, sys
 b = [b for b in json.load(sys.stdin)["benchmarks"] if b.get("run_type") != "aggregate"][0]
 print("%.6f" % (b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]))'
@@ -59,7 +85,7 @@ run() {
   IFS='|' read -r -a ins <<<"$(inputs "$workload")"
   local prio=()
   [ "$device" = local-sync ] && prio=("${PRIO[@]}")
-  if ! json=$("${prio[@]}" "$tool" --module="$BUILD/bench/bench_$workload.vmfb" --function="$workload" \
+  if ! json=$("${prio[@]}" "$tool" --module="$MODELS/bench_$workload.vmfb" --function="$workload" \
                 "${ins[@]}" --device="$device" --benchmark_min_time="$MIN_TIME" \
                 --benchmark_format=json 2>/tmp/hal_bench.$$.err); then
     echo "bench: $tool failed on $workload/$device:" >&2; cat /tmp/hal_bench.$$.err >&2; exit 1
@@ -72,10 +98,10 @@ median() {
     awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-mkdir -p bench/results
-out=bench/results/cpu_models.txt
+mkdir -p "$(dirname "$RESULTS")"
+out=$RESULTS
 {
-  echo "cpu_models: bench/models/ for llvm-cpu (target-cpu=host) on $(nproc) cores, $(uname -m)," \
+  echo "cpu_models: bench/models/ for llvm-cpu (target-cpu=$TARGET_NOTE) on $(nproc) cores, $(uname -m)," \
        "$(date -u +%Y-%m-%d), load average $(cut -d' ' -f1-3 /proc/loadavg)," \
        "local-sync under ${PRIO[*]:-normal priority}"
   echo "ours: $OURS; theirs: IREE 3.13.0 iree-benchmark-module. ms per call, best of $REPS" \

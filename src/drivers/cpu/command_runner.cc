@@ -93,8 +93,9 @@ Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordi
     return library.RunWorkgroup(export_ordinal, state, rem % count_x, rem / count_x, z, processor_id,
                                 local, local_size);
   };
-  if (executor_ && total > 1) {
-    return executor_->ParallelFor(static_cast<uint32_t>(total), run_tile);
+  if (executor_) {
+    return executor_->ParallelFor(static_cast<uint32_t>(total), run_tile,
+                                  &cpu_executable->tile_cost(export_ordinal));
   }
   ScopedFlushDenormals flush;
   for (uint32_t tile = 0; tile < total; ++tile) RT_RETURN_IF_ERROR(run_tile(tile, 0));

@@ -4,6 +4,7 @@
 
 #include "drivers/cpu/allocator.h"
 #include "drivers/cpu/command_runner.h"
+#include "drivers/cpu/executable.h"
 #include "drivers/cpu/executable_cache.h"
 #include "drivers/cpu/loader/executable_library.h"
 #include "drivers/cpu/loader/processor_info.h"
@@ -71,9 +72,13 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
   }
   auto* deferred = hal::utils::DeferredCommandBuffer::Cast(command_buffer.get());
   if (!deferred) return base::InvalidArgumentError("command buffer was not created by a CPU device");
-  // local-sync runs everything on the submitting thread anyway; local-task does so only for work
-  // smaller than waking a worker. The caller's table and command buffer outlive the call.
-  if (!executor_ || deferred->single_workgroup()) {
+  // local-sync runs everything on the submitting thread anyway. local-task does so for work
+  // that costs less than kInlineWorkNs on one thread (by the workgroup costs measured so far):
+  // handing it to a worker and waking the caller at the end would cost a sizeable share of it,
+  // and a worker's caches hold none of the data the caller just wrote. Larger work goes to
+  // the workers, so the caller is free while it runs. The caller's table and command buffer
+  // outlive the call.
+  if (!executor_ || deferred->single_workgroup() || RunsInline(*deferred)) {
     const bool ran = queue_->TryRunNow(wait, signal, [&] {
       CommandRunner runner(executor_.get());
       return deferred->Replay(binding_table, runner);
@@ -88,6 +93,15 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
                    return deferred->Replay(table, runner);
                  });
   return Status::Ok();
+}
+
+bool Device::RunsInline(const hal::utils::DeferredCommandBuffer& command_buffer) {
+  std::optional<uint64_t> ns = command_buffer.EstimateSerialNs(
+      [](const hal::Executable& executable, uint32_t ordinal) -> uint64_t {
+        const Executable* cpu_executable = Executable::Cast(executable);
+        return cpu_executable ? cpu_executable->tile_cost(ordinal).ns_per_tile() : 0;
+      });
+  return ns && *ns <= kInlineWorkNs;
 }
 
 Status Device::QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal, hal::HostCall call) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "drivers/cpu/loader/executable_library.h"
+#include "drivers/cpu/task/tile_cost.h"
 #include "hal/executable.h"
 
 namespace iree_rt::drivers::cpu {
@@ -21,6 +22,9 @@ class Executable final : public hal::Executable {
     return library_->export_info(ordinal).local_memory_size;
   }
 
+  // What one workgroup of |ordinal| has cost so far, which sizes its parallel loops.
+  TileCost& tile_cost(uint32_t ordinal) const { return tile_costs_[ordinal]; }
+
   const void* type_tag() const override { return &kTypeTag; }
   // Down-cast from a HAL executable; null if it belongs to another driver.
   static const Executable* Cast(const hal::Executable& executable) {
@@ -30,9 +34,11 @@ class Executable final : public hal::Executable {
  private:
   static constexpr char kTypeTag = 0;
   Executable(std::vector<hal::ExportInfo> exports, std::unique_ptr<ExecutableLibrary> library)
-      : hal::Executable(std::move(exports)), library_(std::move(library)) {}
+      : hal::Executable(std::move(exports)), library_(std::move(library)),
+        tile_costs_(new TileCost[library_->export_count()]) {}
 
   std::unique_ptr<ExecutableLibrary> library_;
+  std::unique_ptr<TileCost[]> tile_costs_;  // statistics: updated through a const executable
 };
 
 }  // namespace iree_rt::drivers::cpu

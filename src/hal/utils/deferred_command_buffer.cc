@@ -84,6 +84,38 @@ Status DeferredCommandBuffer::ExecutionBarrierImpl() {
   return Status::Ok();
 }
 
+std::optional<uint64_t> DeferredCommandBuffer::EstimateSerialNs(WorkgroupCostFn cost) const {
+  uint64_t total = 0;
+  auto transfer = [&](uint64_t bytes) {
+    if (bytes == kWholeBuffer) return false;
+    total += bytes / kTransferBytesPerNs;
+    return true;
+  };
+  for (const Command& command : commands_) {
+    if (const auto* dispatch = std::get_if<DispatchCmd>(&command)) {
+      if (dispatch->indirect) return std::nullopt;
+      const uint64_t ns = cost(*dispatch->executable, dispatch->export_ordinal);
+      if (ns == 0) return std::nullopt;
+      const uint32_t* count = dispatch->config.workgroup_count;
+      // Each factor is below 2^32 and ns below 2^32 (TileCost), so saturate rather than wrap.
+      const uint64_t workgroups = uint64_t{count[0]} * count[1];
+      const uint64_t limit = UINT64_MAX / 2;
+      if (workgroups != 0 && count[2] > limit / workgroups) return std::nullopt;
+      const uint64_t all = workgroups * count[2];
+      if (all != 0 && ns > (limit - total) / all) return std::nullopt;
+      total += ns * all;
+    } else if (const auto* fill = std::get_if<FillCmd>(&command)) {
+      if (!transfer(fill->target.length)) return std::nullopt;
+    } else if (const auto* update = std::get_if<UpdateCmd>(&command)) {
+      if (!transfer(update->data.size())) return std::nullopt;
+    } else if (const auto* copy = std::get_if<CopyCmd>(&command)) {
+      if (!transfer(copy->length)) return std::nullopt;
+    }
+    if (total > UINT64_MAX / 2) return std::nullopt;
+  }
+  return total;
+}
+
 Status DeferredCommandBuffer::Replay(std::span<const BufferBinding> table, CommandTarget& target) const {
   base::InlineVector<ResolvedRef, 8> bindings;  // reused across dispatches
   for (size_t index = 0; index < commands_.size(); ++index) {

@@ -5,6 +5,7 @@
 #define IREE_RT_HAL_UTILS_DEFERRED_COMMAND_BUFFER_H_
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <variant>
 #include <vector>
@@ -56,6 +57,14 @@ class DeferredCommandBuffer final : public CommandBuffer {
   // At most one workgroup of work in all: direct dispatches and barriers only, whose workgroup
   // counts multiply out to <= 1 in total. Such a buffer costs less to run than to hand off.
   bool single_workgroup() const { return !has_other_work_ && workgroup_total_ <= 1; }
+
+  // What one workgroup of an export costs on one thread, in ns; 0 when not known yet.
+  using WorkgroupCostFn = uint64_t (*)(const Executable& executable, uint32_t export_ordinal);
+  // Estimated time to replay every command on one thread, or nullopt when some command's cost
+  // is unknown (an indirect dispatch, a dispatch |cost| knows nothing of, a transfer over a
+  // whole-buffer range). Transfers count at kTransferBytesPerNs.
+  std::optional<uint64_t> EstimateSerialNs(WorkgroupCostFn cost) const;
+  static constexpr uint64_t kTransferBytesPerNs = 4;
 
  private:
   static constexpr char kTypeTag = 0;

@@ -316,5 +316,39 @@ TEST_P(ExecutableTest, DispatchesScaleAndOffset) {
   EXPECT_EQ(ReadAll<int32_t>(output), (std::vector<int32_t>{13, 16, 19, -2}));
 }
 
+// local-task runs a ready submission on the submitting thread once the workgroup costs it has
+// measured put the whole under Device::kInlineWorkNs (here a few microseconds): the work is done
+// when queue_execute returns. Before any measurement (the first submission) it may go to a
+// worker. local-sync always runs it there.
+TEST_P(ExecutableTest, SmallReadyWorkIsDoneWhenSubmitReturns) {
+  iree_rt_buffer_t input = Allocate(device_, 16);
+  iree_rt_buffer_t output = Allocate(device_, 16);
+  const int32_t values[4] = {1, 2, 3, -4};
+  ASSERT_TRUE(IsOk(iree_rt_buffer_write(input, 0, values, sizeof(values))));
+  iree_rt_command_buffer_t commands = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_command_buffer_create(device_, IREE_RT_COMMAND_BUFFER_MODE_DEFAULT,
+                                                 IREE_RT_COMMAND_CATEGORY_ANY, 0, &commands)));
+  Keep(commands, iree_rt_command_buffer_release);
+  const uint32_t constants[2] = {3, 10};
+  const iree_rt_buffer_t buffers[2] = {input, output};
+  const uint32_t slots[2] = {0, 0};
+  // Four workgroups, each writing the same four results: more than one, so this is not the
+  // single-workgroup case that always ran inline.
+  ASSERT_TRUE(IsOk(iree_rt_command_buffer_dispatch(commands, executable_, 0, 4, 1, 1, constants, 2,
+                                                   buffers, slots, nullptr, nullptr, 2)));
+  ASSERT_TRUE(IsOk(iree_rt_command_buffer_finalize(commands)));
+  iree_rt_semaphore_t done = CreateSemaphore(device_);
+  for (uint64_t value = 1; value <= 3; ++value) {
+    iree_rt_fence_t signal = CreateFence(done, value);
+    ASSERT_TRUE(IsOk(iree_rt_device_queue_execute(device_, nullptr, signal, commands, nullptr,
+                                                  nullptr, nullptr, 0)));
+    if (value > 1) {
+      EXPECT_TRUE(IsOk(iree_rt_fence_query(signal))) << "submission " << value << " was handed off";
+    }
+    ASSERT_TRUE(IsOk(iree_rt_fence_wait(signal, IREE_RT_INFINITE_TIMEOUT)));
+    EXPECT_EQ(ReadAll<int32_t>(output), (std::vector<int32_t>{13, 16, 19, -2}));
+  }
+}
+
 }  // namespace
 }  // namespace iree_rt_test

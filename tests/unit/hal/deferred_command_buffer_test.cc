@@ -281,5 +281,62 @@ TEST(CommandBufferValidationTest, BindingTableCoversEveryUsedSlot) {
   EXPECT_TRUE(IsOk(command_buffer.ValidateBindingTable(std::vector<BufferBinding>{{}, {}, {a, 0, 4}, {a, 99, 99}})));
 }
 
+// Workgroup costs for EstimateSerialNs: export 0 costs 1000 ns, export 1 is not known yet.
+uint64_t FirstExportOnly(const Executable&, uint32_t ordinal) { return ordinal == 0 ? 1000 : 0; }
+
+TEST(DeferredCommandBufferTest, EstimateSumsDispatchesAndTransfers) {
+  Ref<Buffer> a = MakeHostBuffer(4096);
+  Ref<Executable> executable = MakeExecutable();
+  DeferredCommandBuffer command_buffer(CommandBufferMode::kDefault, CommandCategory::kAny, 4);
+  EXPECT_EQ(command_buffer.EstimateSerialNs(FirstExportOnly), 0u) << "nothing recorded";
+  DispatchConfig config;
+  config.workgroup_count[0] = 3;
+  config.workgroup_count[1] = 2;
+  const uint32_t constants[2] = {1, 2};
+  const BufferRef bindings[2] = {{a, 0, 0, 16}, {a, 0, 16, 16}};
+  ASSERT_TRUE(IsOk(command_buffer.Dispatch(executable, 0, config, constants, bindings, DispatchFlag::kNone)));
+  ASSERT_TRUE(IsOk(command_buffer.ExecutionBarrier(0, 0)));
+  ASSERT_TRUE(IsOk(command_buffer.Fill({a, 0, 0, 400}, 0, 4)));
+  ASSERT_TRUE(IsOk(command_buffer.Copy({a, 0, 0, 800}, {a, 0, 1024, 800}, 800)));
+  // 6 workgroups of 1000 ns, then 1200 bytes of transfers at kTransferBytesPerNs.
+  EXPECT_EQ(command_buffer.EstimateSerialNs(FirstExportOnly),
+            6000u + 1200u / DeferredCommandBuffer::kTransferBytesPerNs);
+}
+
+TEST(DeferredCommandBufferTest, EstimateIsUnknownWhenAnyCommandIs) {
+  Ref<Buffer> a = MakeHostBuffer(4096);
+  Ref<Executable> executable = MakeExecutable();
+  const uint32_t constants[2] = {1, 2};
+  const BufferRef two[2] = {{a, 0, 0, 16}, {a, 0, 16, 16}};
+  const BufferRef one[1] = {{a, 0, 0, 16}};
+  DispatchConfig config;
+  {  // an export whose cost is not known yet
+    DeferredCommandBuffer command_buffer(CommandBufferMode::kDefault, CommandCategory::kAny, 4);
+    ASSERT_TRUE(IsOk(command_buffer.Dispatch(executable, 0, config, constants, two, DispatchFlag::kNone)));
+    ASSERT_TRUE(IsOk(command_buffer.Dispatch(executable, 1, config, {}, one, DispatchFlag::kNone)));
+    EXPECT_FALSE(command_buffer.EstimateSerialNs(FirstExportOnly).has_value());
+  }
+  {  // a workgroup count read from a buffer at execution
+    DeferredCommandBuffer command_buffer(CommandBufferMode::kDefault, CommandCategory::kAny, 4);
+    DispatchConfig indirect;
+    indirect.workgroup_count_ref = {a, 0, 0, 12};
+    ASSERT_TRUE(IsOk(command_buffer.Dispatch(executable, 0, indirect, constants, two,
+                                             DispatchFlag::kDynamicIndirectParameters)));
+    EXPECT_FALSE(command_buffer.EstimateSerialNs(FirstExportOnly).has_value());
+  }
+  {  // a transfer whose length comes from the binding table
+    DeferredCommandBuffer command_buffer(CommandBufferMode::kDefault, CommandCategory::kAny, 4);
+    ASSERT_TRUE(IsOk(command_buffer.Fill({nullptr, 0, 0, kWholeBuffer}, 0, 4)));
+    EXPECT_FALSE(command_buffer.EstimateSerialNs(FirstExportOnly).has_value());
+  }
+  {  // counts whose product overflows saturate to unknown instead of wrapping
+    DeferredCommandBuffer command_buffer(CommandBufferMode::kDefault, CommandCategory::kAny, 4);
+    DispatchConfig huge;
+    huge.workgroup_count[0] = huge.workgroup_count[1] = huge.workgroup_count[2] = 0xFFFFFFFFu;
+    ASSERT_TRUE(IsOk(command_buffer.Dispatch(executable, 0, huge, constants, two, DispatchFlag::kNone)));
+    EXPECT_FALSE(command_buffer.EstimateSerialNs(FirstExportOnly).has_value());
+  }
+}
+
 }  // namespace
 }  // namespace iree_rt::hal::utils

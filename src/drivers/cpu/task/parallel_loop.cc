@@ -41,6 +41,7 @@ void ParallelLoop::Reset(uint32_t tile_count, const TileFn* fn, uint32_t helper_
   done_.store(0, std::memory_order_relaxed);
   caller_sleeping_.store(0, std::memory_order_relaxed);
   wakes_left_.store(helper_wakes, std::memory_order_relaxed);
+  joins_left_.store(helper_wakes, std::memory_order_relaxed);
   refs_.store(1, std::memory_order_relaxed);
 }
 
@@ -164,6 +165,14 @@ uint32_t ParallelLoop::TakeWakes(uint32_t max) {
     }
   }
   return 0;
+}
+
+bool ParallelLoop::TryJoin() {
+  uint32_t left = joins_left_.load(std::memory_order_relaxed);
+  while (left != 0) {
+    if (joins_left_.compare_exchange_weak(left, left - 1, std::memory_order_relaxed)) return true;
+  }
+  return false;
 }
 
 }  // namespace iree_rt::drivers::cpu

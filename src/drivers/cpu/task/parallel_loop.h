@@ -54,6 +54,13 @@ class ParallelLoop {
   // sleeping workers are woken as a tree instead of one by one by the caller.
   uint32_t TakeWakes(uint32_t max);
 
+  // Places for joining workers: |helper_wakes| of them, taken by TryJoin() and dropped by
+  // TakeJoins(). More joiners than there are tiles to share would only contend for the
+  // executor's lock and the chunks' cache lines. Called under the executor's lock.
+  bool TryJoin();
+  uint32_t TakeJoins() { return joins_left_.exchange(0, std::memory_order_relaxed); }
+  bool join_full() const { return joins_left_.load(std::memory_order_relaxed) == 0; }
+
   // Intrusive count of participants holding the object (the caller and each joined worker).
   void Retain() { refs_.fetch_add(1, std::memory_order_relaxed); }
   // Returns true when that was the last reference and the object may be reused.
@@ -89,6 +96,7 @@ class ParallelLoop {
   alignas(64) std::atomic<uint32_t> done_{0};  // futex word the caller sleeps on
   std::atomic<uint32_t> caller_sleeping_{0};
   alignas(64) std::atomic<uint32_t> wakes_left_{0};
+  std::atomic<uint32_t> joins_left_{0};
   std::atomic<uint32_t> refs_{0};
 };
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cassert>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "drivers/cpu/task/flush_denormals.h"
 #include "drivers/cpu/task/futex.h"
 #include "drivers/cpu/task/parallel_loop.h"
+#include "drivers/cpu/task/tile_cost.h"
 
 namespace iree_rt::drivers::cpu {
 namespace {
@@ -30,6 +32,12 @@ constexpr uint32_t kWakeFanout = 2;
 
 thread_local const TaskExecutor* t_executor = nullptr;
 thread_local uint32_t t_worker_index = 0;
+
+uint64_t ElapsedNs(std::chrono::steady_clock::time_point start) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count());
+}
 
 size_t RoundUpStackSize(size_t requested) {
   size_t size = std::max(requested, TaskExecutor::kMinWorkerStackSize);
@@ -63,7 +71,7 @@ TaskExecutor::~TaskExecutor() {
   assert(!CurrentWorkerIndex().has_value());
   {
     std::lock_guard<std::mutex> lock(mu_);
-    shutting_down_ = true;
+    shutting_down_.store(true, std::memory_order_seq_cst);
   }
   Wake(std::numeric_limits<uint32_t>::max());
   for (Worker& worker : workers_) {
@@ -113,18 +121,35 @@ void TaskExecutor::WorkerMain(uint32_t index) {
     // Read before looking for work: anything published after the look bumps the epoch, so
     // Idle() returns at once instead of missing it.
     uint32_t epoch = wake_epoch_.load(std::memory_order_seq_cst);
+    // Loops first: their callers are blocked on them, while posted work is queued anyway.
+    // seq_cst pairs with the stores made before Wake() bumps the epoch: a worker that reads the
+    // epoch, then misses new work here, sees that bump in Idle() and looks again.
+    const bool join = TakeJoinToken();
+    if (!join && posted_count_.load(std::memory_order_seq_cst) == 0 &&
+        !shutting_down_.load(std::memory_order_seq_cst)) {
+      Idle(epoch);
+      continue;
+    }
     ParallelLoop* loop = nullptr;
     std::function<void()> closure;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      // Loops first: their callers are blocked on them, while posted work is queued anyway.
-      if (!listed_loops_.empty()) {
-        loop = listed_loops_[index % listed_loops_.size()];
+      const size_t listed = join ? listed_loops_.size() : 0;
+      for (size_t n = 0; n < listed && !loop; ++n) {
+        ParallelLoop* candidate = listed_loops_[(index + n) % listed];
+        if (!candidate->TryJoin()) continue;
+        loop = candidate;
         loop->Retain();
-      } else if (!posted_.empty()) {
+        if (loop->join_full()) UnlistLocked(loop);
+      }
+      // The loop whose place we took was unlisted meanwhile, its places with it; that
+      // subtraction counted ours too, so it goes back.
+      if (join && !loop) open_joins_.fetch_add(1, std::memory_order_seq_cst);
+      if (!loop && !posted_.empty()) {
         closure = std::move(posted_.front());
         posted_.pop_front();
-      } else if (shutting_down_) {
+        posted_count_.store(posted_.size(), std::memory_order_seq_cst);
+      } else if (!loop && shutting_down_.load(std::memory_order_relaxed)) {
         break;
       }
     }
@@ -140,19 +165,39 @@ void TaskExecutor::WorkerMain(uint32_t index) {
 }
 
 void TaskExecutor::Idle(uint32_t epoch) {
+  spinners_.fetch_add(1, std::memory_order_seq_cst);
   for (int spin = 0; spin < kIdleSpins; ++spin) {
-    if (wake_epoch_.load(std::memory_order_relaxed) != epoch) return;
+    if (wake_epoch_.load(std::memory_order_relaxed) != epoch) {
+      spinners_.fetch_sub(1, std::memory_order_relaxed);
+      return;
+    }
     CpuRelax();
   }
-  // seq_cst pairs with Wake(): either it sees us counted as a sleeper, or we see its new epoch.
+  // Counted as a sleeper before no longer as a spinner, and the epoch looked at after both:
+  // a Wake() that counted us as spinning bumped the epoch first, so we see it and stay up.
   sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  spinners_.fetch_sub(1, std::memory_order_seq_cst);
   if (wake_epoch_.load(std::memory_order_seq_cst) == epoch) FutexWait(&wake_epoch_, epoch);
   sleepers_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void TaskExecutor::Wake(uint32_t count) {
   wake_epoch_.fetch_add(1, std::memory_order_seq_cst);
-  if (sleepers_.load(std::memory_order_seq_cst) != 0) FutexWake(&wake_epoch_, count);
+  // Spinning workers see the new epoch by themselves; a futex wake is a system call (and, on a
+  // virtual machine, an interrupt to a halted vCPU) paid by the waker before its own work, so
+  // it is spent only on sleepers the spinners cannot stand in for.
+  const uint32_t spinning = spinners_.load(std::memory_order_seq_cst);
+  if (count > spinning && sleepers_.load(std::memory_order_seq_cst) != 0) {
+    FutexWake(&wake_epoch_, count - spinning);
+  }
+}
+
+bool TaskExecutor::TakeJoinToken() {
+  int64_t open = open_joins_.load(std::memory_order_seq_cst);
+  while (open > 0) {
+    if (open_joins_.compare_exchange_weak(open, open - 1, std::memory_order_seq_cst)) return true;
+  }
+  return false;
 }
 
 void TaskExecutor::Post(std::function<void()> fn) {
@@ -160,6 +205,7 @@ void TaskExecutor::Post(std::function<void()> fn) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     posted_.push_back(std::move(fn));
+    posted_count_.store(posted_.size(), std::memory_order_seq_cst);
   }
   Wake(1);
 }
@@ -169,19 +215,28 @@ std::optional<uint32_t> TaskExecutor::CurrentWorkerIndex() const {
   return t_worker_index;
 }
 
-Status TaskExecutor::ParallelFor(uint32_t tile_count, const TileFn& fn) {
+Status TaskExecutor::ParallelFor(uint32_t tile_count, const TileFn& fn, TileCost* cost) {
   if (tile_count == 0) return Status::Ok();
   std::optional<uint32_t> worker = CurrentWorkerIndex();
   const uint32_t self = worker.value_or(worker_count_);
   std::optional<ScopedFlushDenormals> flush;
   if (flush_denormals_ && !worker) flush.emplace();
-  if (tile_count == 1) return fn(0, self);
+  if (tile_count == 1 && !cost) return fn(0, self);
 
   // Every worker but the caller may help, and no more than there are other tiles.
+  if (tile_count == 1) {  // with |cost|: timed, so that single-workgroup dispatches have one too
+    const auto start = std::chrono::steady_clock::now();
+    Status status = fn(0, self);
+    cost->Record(ElapsedNs(start), 1);
+    return status;
+  }
   uint32_t helpers = std::min(tile_count - 1, worker_count_ - (worker ? 1 : 0));
+  if (cost) helpers = cost->HelpersFor(tile_count, helpers);
   ParallelLoop* loop = StartLoop(tile_count, &fn, helpers);
   WakeHelpers(loop);
+  const auto start = cost ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
   uint32_t taken = loop->Run(self, self);
+  if (cost) cost->Record(ElapsedNs(start), taken);
   Unlist(loop);
   Status status = loop->FinishAndWait(taken);
   ReleaseLoop(loop);
@@ -203,8 +258,11 @@ ParallelLoop* TaskExecutor::StartLoop(uint32_t tile_count, const TileFn* fn,
   ParallelLoop* loop = free_loops_.back();
   free_loops_.pop_back();
   loop->Reset(tile_count, fn, helper_wakes);
-  listed_loops_.push_back(loop);
-  loop->set_listed(true);
+  if (helper_wakes != 0) {
+    listed_loops_.push_back(loop);
+    loop->set_listed(true);
+    open_joins_.fetch_add(helper_wakes, std::memory_order_seq_cst);
+  }
   return loop;
 }
 
@@ -225,11 +283,15 @@ void TaskExecutor::WakeHelpers(ParallelLoop* loop) {
 void TaskExecutor::Unlist(ParallelLoop* loop) {
   if (!loop->listed()) return;
   std::lock_guard<std::mutex> lock(mu_);
-  if (!loop->listed()) return;
+  if (loop->listed()) UnlistLocked(loop);
+}
+
+void TaskExecutor::UnlistLocked(ParallelLoop* loop) {
   auto it = std::find(listed_loops_.begin(), listed_loops_.end(), loop);
   *it = listed_loops_.back();
   listed_loops_.pop_back();
   loop->set_listed(false);
+  open_joins_.fetch_sub(loop->TakeJoins(), std::memory_order_seq_cst);
 }
 
 void TaskExecutor::ReleaseLoop(ParallelLoop* loop) {

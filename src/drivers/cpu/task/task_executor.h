@@ -28,6 +28,7 @@
 namespace iree_rt::drivers::cpu {
 
 class ParallelLoop;
+class TileCost;
 
 // Thread-safe: every method may be called from any thread, workers included. Destruction runs
 // all posted work (including work posted while draining), then joins the workers; the last
@@ -67,8 +68,9 @@ class TaskExecutor : public base::RefObject {
   // or from inside a tile) and overlap; none waits for another, since a caller can always finish
   // its own tiles alone. Returns the first error a tile returned; once a tile fails, tiles not yet
   // started are skipped. tile_count 0 returns OK at once. |fn| is called by reference, never
-  // copied, and must be safe to call concurrently.
-  base::Status ParallelFor(uint32_t tile_count, const TileFn& fn);
+  // copied, and must be safe to call concurrently. With |cost|, the loop wakes only the helpers
+  // its estimated work pays for (see TileCost) and adds the caller's timing to the estimate.
+  base::Status ParallelFor(uint32_t tile_count, const TileFn& fn, TileCost* cost = nullptr);
 
   // The calling thread's worker index, or nullopt when it is not one of this executor's workers.
   std::optional<uint32_t> CurrentWorkerIndex() const;
@@ -97,6 +99,9 @@ class TaskExecutor : public base::RefObject {
   void JoinLoop(ParallelLoop* loop, uint32_t index);
   void WakeHelpers(ParallelLoop* loop);
   void Unlist(ParallelLoop* loop);
+  void UnlistLocked(ParallelLoop* loop);
+  // Takes one of open_joins_ without the lock; see there.
+  bool TakeJoinToken();
   void ReleaseLoop(ParallelLoop* loop);
 
   const uint32_t worker_count_;
@@ -109,11 +114,18 @@ class TaskExecutor : public base::RefObject {
   std::vector<ParallelLoop*> listed_loops_;  // loops with tiles left that idle workers may join
   std::vector<ParallelLoop*> free_loops_;    // pool, so a ParallelFor allocates nothing
   std::vector<std::unique_ptr<ParallelLoop>> all_loops_;
-  bool shutting_down_ = false;
+  // Read without the lock by idle workers, so that a wake meant for a few of them does not send
+  // every spinning one through mu_: posted_.size(), and the places left for joining workers in
+  // all listed loops. A worker takes a place here before it takes the lock to join a loop, so
+  // no more workers queue on mu_ than there are places.
+  std::atomic<size_t> posted_count_{0};
+  std::atomic<int64_t> open_joins_{0};
+  std::atomic<bool> shutting_down_{false};
 
   // Futex word: bumped whenever work appears. Idle workers sleep until it changes.
   alignas(64) std::atomic<uint32_t> wake_epoch_{0};
   std::atomic<uint32_t> sleepers_{0};
+  std::atomic<uint32_t> spinners_{0};  // workers polling the epoch in Idle()
 };
 
 }  // namespace iree_rt::drivers::cpu
