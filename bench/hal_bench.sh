@@ -10,8 +10,9 @@
 #   usage: bench/hal_bench.sh [REPETITIONS=5] [MIN_TIME_SECONDS=1]
 #   env:   BUILD_DIR=build (the CMake build to use), WORKLOADS="add matmul_1024 mlp cnn",
 #          DEVICES="local-sync local-task", OURS=<tool> (e.g. IREE's, to check this script),
-#          JOBS=2 (build parallelism), REALTIME=1 (as root, run local-sync, which is one thread,
-#          under SCHED_FIFO so builds sharing the machine cannot preempt either side; local-task
+#          JOBS=2 (build parallelism), REALTIME=1 (run local-sync, which is one thread, under
+#          SCHED_FIFO so builds sharing the machine cannot preempt either side, or where that is
+#          not permitted and there are more than 2 cores, pinned to core 1; local-task
 #          always runs at normal priority: how its workers share the cores is part of what is
 #          measured, and real-time workers would change it; 0 for normal priority everywhere),
 #          PAYLOAD=<dir from bench/cpu/build_payload.sh> (on a machine with no build or compiler:
@@ -60,7 +61,11 @@ assert m.version("iree-base-runtime") == "3.13.0"' 2>/dev/null; then
   cmake --build "$BUILD" --parallel "${JOBS:-2}" --target "${targets[@]}" >/dev/null  # shared machine
 fi
 PRIO=()
-if [ "${REALTIME:-1}" = 1 ] && [ "$(id -u)" = 0 ] && command -v chrt >/dev/null; then PRIO=(chrt -f 50); fi
+if [ "${REALTIME:-1}" = 1 ] && command -v chrt >/dev/null && chrt -f 50 true 2>/dev/null; then
+  PRIO=(chrt -f 50)
+elif [ "${REALTIME:-1}" = 1 ] && [ "$(nproc)" -gt 2 ] && command -v taskset >/dev/null; then
+  PRIO=(taskset -c 1)  # no real-time class here (a container): one fixed core, no migrations
+fi
 
 inputs() {  # the --input flags of each workload (splats: values do not change the work done)
   case $1 in
