@@ -37,10 +37,12 @@ class TileCost {
   // Adds a sample: |tiles| tiles that took |ns| on one thread.
   void Record(uint64_t ns, uint32_t tiles) {
     if (tiles == 0) return;
-    uint64_t sample = std::max<uint64_t>(1, ns / tiles);
+    // Clamped to 32 bits (over 4 s a tile is "expensive" enough), so no product here or in
+    // HelpersFor can overflow.
+    uint64_t sample = std::clamp<uint64_t>(ns / tiles, 1, UINT32_MAX);
     const uint64_t old = ns_per_tile_.load(std::memory_order_relaxed);
     if (old != 0) sample = (3 * old + sample) / 4;
-    ns_per_tile_.store(std::min<uint64_t>(sample, UINT32_MAX), std::memory_order_relaxed);
+    ns_per_tile_.store(sample, std::memory_order_relaxed);
   }
 
   uint64_t ns_per_tile() const { return ns_per_tile_.load(std::memory_order_relaxed); }

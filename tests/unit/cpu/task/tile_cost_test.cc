@@ -47,6 +47,15 @@ TEST(TileCostTest, MovingAverageFollowsTheSamples) {
   EXPECT_GT(cost.ns_per_tile(), 0u);
 }
 
+TEST(TileCostTest, HugeSamplesSaturate) {
+  TileCost cost;
+  cost.Record(UINT64_MAX, 1);
+  EXPECT_EQ(cost.ns_per_tile(), UINT32_MAX);
+  cost.Record(UINT64_MAX, 1);
+  EXPECT_EQ(cost.ns_per_tile(), UINT32_MAX);
+  EXPECT_EQ(cost.HelpersFor(UINT32_MAX, 15), 15u);
+}
+
 Ref<TaskExecutor> MakeExecutor(uint32_t worker_count) {
   TaskExecutor::Options options;
   options.worker_count = worker_count;
