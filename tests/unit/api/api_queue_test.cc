@@ -232,6 +232,22 @@ class ExecutableTest : public QueueTest {
     Keep(executable_, iree_rt_executable_release);
   }
 
+  // The kernel's input, {1, 2, 3, -4} (its results with constants {3, 10}: 13, 16, 19, -2).
+  iree_rt_buffer_t MakeInput() {
+    iree_rt_buffer_t input = Allocate(device_, 16);
+    const int32_t values[4] = {1, 2, 3, -4};
+    EXPECT_TRUE(IsOk(iree_rt_buffer_write(input, 0, values, sizeof(values))));
+    return input;
+  }
+  iree_rt_command_buffer_t MakeCommandBuffer(uint32_t binding_capacity) {
+    iree_rt_command_buffer_t commands = nullptr;
+    EXPECT_TRUE(IsOk(iree_rt_command_buffer_create(device_, IREE_RT_COMMAND_BUFFER_MODE_DEFAULT,
+                                                   IREE_RT_COMMAND_CATEGORY_ANY,
+                                                   binding_capacity, &commands)));
+    Keep(commands, iree_rt_command_buffer_release);
+    return commands;
+  }
+
   std::vector<uint8_t> data_;
   iree_rt_executable_t executable_ = nullptr;
 };
@@ -282,15 +298,10 @@ TEST_P(ExecutableTest, RejectsWhatItCannotLoad) {
 }
 
 TEST_P(ExecutableTest, DispatchesScaleAndOffset) {
-  iree_rt_buffer_t input = Allocate(device_, 16);
+  iree_rt_buffer_t input = MakeInput();
   iree_rt_buffer_t output = Allocate(device_, 16);
-  const int32_t values[4] = {1, 2, 3, -4};
-  ASSERT_TRUE(IsOk(iree_rt_buffer_write(input, 0, values, sizeof(values))));
-
-  iree_rt_command_buffer_t commands = nullptr;
-  ASSERT_TRUE(IsOk(iree_rt_command_buffer_create(device_, IREE_RT_COMMAND_BUFFER_MODE_DEFAULT,
-                                                 IREE_RT_COMMAND_CATEGORY_ANY, 1, &commands)));
-  Keep(commands, iree_rt_command_buffer_release);
+  iree_rt_command_buffer_t commands = MakeCommandBuffer(1);
+  ASSERT_TRUE(commands);
   const uint32_t constants[2] = {3, 10};
   // Input given directly, output through binding-table slot 0.
   const iree_rt_buffer_t buffers[2] = {input, nullptr};
@@ -321,14 +332,10 @@ TEST_P(ExecutableTest, DispatchesScaleAndOffset) {
 // when queue_execute returns. Before any measurement (the first submission) it may go to a
 // worker. local-sync always runs it there.
 TEST_P(ExecutableTest, SmallReadyWorkIsDoneWhenSubmitReturns) {
-  iree_rt_buffer_t input = Allocate(device_, 16);
+  iree_rt_buffer_t input = MakeInput();
   iree_rt_buffer_t output = Allocate(device_, 16);
-  const int32_t values[4] = {1, 2, 3, -4};
-  ASSERT_TRUE(IsOk(iree_rt_buffer_write(input, 0, values, sizeof(values))));
-  iree_rt_command_buffer_t commands = nullptr;
-  ASSERT_TRUE(IsOk(iree_rt_command_buffer_create(device_, IREE_RT_COMMAND_BUFFER_MODE_DEFAULT,
-                                                 IREE_RT_COMMAND_CATEGORY_ANY, 0, &commands)));
-  Keep(commands, iree_rt_command_buffer_release);
+  iree_rt_command_buffer_t commands = MakeCommandBuffer(0);
+  ASSERT_TRUE(commands);
   const uint32_t constants[2] = {3, 10};
   const iree_rt_buffer_t buffers[2] = {input, output};
   const uint32_t slots[2] = {0, 0};

@@ -12,6 +12,7 @@
 
 #include "drivers/cpu/task/flush_denormals.h"
 #include "drivers/cpu/task/task_executor.h"
+#include "make_executor.h"
 
 namespace iree_rt::drivers::cpu {
 namespace {
@@ -19,14 +20,6 @@ namespace {
 using base::Ref;
 using base::Status;
 using base::StatusCode;
-
-Ref<TaskExecutor> MakeExecutor(uint32_t worker_count) {
-  TaskExecutor::Options options;
-  options.worker_count = worker_count;
-  auto executor = TaskExecutor::Create(options);
-  EXPECT_TRUE(executor.ok()) << executor.status().ToString();
-  return executor.ok() ? std::move(executor).value() : nullptr;
-}
 
 // Per-tile run counts plus the processor ids seen.
 class Tally {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "drivers/cpu/task/task_executor.h"
+#include "make_executor.h"
 
 namespace iree_rt::drivers::cpu {
 namespace {
@@ -54,14 +55,6 @@ TEST(TileCostTest, HugeSamplesSaturate) {
   cost.Record(UINT64_MAX, 1);
   EXPECT_EQ(cost.ns_per_tile(), UINT32_MAX);
   EXPECT_EQ(cost.HelpersFor(UINT32_MAX, 15), 15u);
-}
-
-Ref<TaskExecutor> MakeExecutor(uint32_t worker_count) {
-  TaskExecutor::Options options;
-  options.worker_count = worker_count;
-  auto executor = TaskExecutor::Create(options);
-  EXPECT_TRUE(executor.ok()) << executor.status().ToString();
-  return executor.ok() ? std::move(executor).value() : nullptr;
 }
 
 TEST(TileCostTest, CheapLoopRunsOnTheCallerAlone) {
