@@ -153,7 +153,8 @@ Status NativeModule::Invoke(Stack& stack, ModuleState& state, const Entry& entry
   // Handlers are trusted in release builds; in debug builds a wrongly typed result is our bug.
   for (size_t i = 0; status.ok() && i < results.size(); ++i) {
     if (results[i].is_none()) continue;  // left alone: a zero
-    Status check = CheckResults("results", entry.cconv.results.subspan(i, 1), results.subspan(i, 1));
+    Status check = CheckResults("results", std::span<const ValueType>(entry.cconv.results).subspan(i, 1),
+                                results.subspan(i, 1));
     if (!check.ok()) status = base::InternalError(check.message());
   }
 #endif

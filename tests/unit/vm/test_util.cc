@@ -143,8 +143,7 @@ std::vector<uint8_t> SyntheticModule::Build() const {
   }
 
   std::vector<uint8_t> bytecode(static_cast<size_t>(bytecode_size), 0);
-  auto name_offset =
-      omit_name ? flatbuffers::Offset<flatbuffers::String>() : builder.CreateString(name);
+  auto name_offset = builder.CreateString(name);
   auto root = fb::CreateBytecodeModuleDef(
       builder, name_offset, /*version=*/0, static_cast<fb::FeatureBits>(requirements), /*attrs=*/0,
       types.empty() ? 0 : builder.CreateVector(types),
@@ -154,8 +153,16 @@ std::vector<uint8_t> SyntheticModule::Build() const {
       /*rwdata_segments=*/0, state, builder.CreateVectorOfStructs(descriptors), bytecode_version,
       builder.CreateVector(bytecode), debug_db);
   builder.FinishSizePrefixed(root, fb::BytecodeModuleDefIdentifier());
-  return std::vector<uint8_t>(builder.GetBufferPointer(),
-                              builder.GetBufferPointer() + builder.GetSize());
+  std::vector<uint8_t> bytes(builder.GetBufferPointer(),
+                             builder.GetBufferPointer() + builder.GetSize());
+  if (omit_name) {
+    // The builder asserts required fields in debug builds, so the name is written and then
+    // unlinked: a zero in its vtable slot (the first field's) reads as absent.
+    uint8_t* table = bytes.data() + 4 + flatbuffers::ReadScalar<uint32_t>(bytes.data() + 4);
+    uint8_t* vtable = table - flatbuffers::ReadScalar<int32_t>(table);
+    flatbuffers::WriteScalar<uint16_t>(vtable + 4, 0);
+  }
+  return bytes;
 }
 
 }  // namespace iree_rt::vm::bytecode::testing

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/sanitizer.h"
 #include "drivers/cpu/loader/elf_format.h"
 #include "drivers/cpu/loader/elf_module.h"
 #include "drivers/cpu/loader/processor_info.h"
@@ -20,16 +21,10 @@ constexpr uint32_t kMaxImportCount = 1u << 16;
 
 // The sanitizer this runtime was built with, which a system library may share.
 SanitizerKind HostSanitizer() {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(IREE_RT_ASAN)
   return SanitizerKind::kAddress;
-#elif defined(__SANITIZE_THREAD__)
+#elif defined(IREE_RT_TSAN)
   return SanitizerKind::kThread;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-  return SanitizerKind::kAddress;
-#elif __has_feature(thread_sanitizer)
-  return SanitizerKind::kThread;
-#endif
 #endif
   return SanitizerKind::kNone;
 }
