@@ -966,7 +966,8 @@ typedef uint64_t iree_rt_alloca_flags_t;
 
 // Returns a new buffer (+1) of |size| bytes at once, whose storage may be used by operations
 // that wait on |signal_fence|. Its storage is released by iree_rt_device_queue_dealloca (or when
-// the last reference drops); using it after a dealloca fails cleanly.
+// the last reference drops); using it after a dealloca fails cleanly. Unlike
+// iree_rt_buffer_allocate's, its bytes are undefined until written (never zeroed).
 // Errors: as iree_rt_buffer_allocate.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_device_queue_alloca(
     iree_rt_device_t device, iree_rt_fence_t wait_fence, iree_rt_fence_t signal_fence,

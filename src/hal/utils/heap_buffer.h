@@ -39,8 +39,8 @@ class HeapBuffer final : public Buffer, public TransientStorage {
   static base::StatusOr<base::Ref<HeapBuffer>> Allocate(MemoryTypeBits type, BufferUsageBits usage,
                                                         MemoryAccessBits access, uint64_t size,
                                                         FreeObserver on_free);
-  // Allocate, for QueueAlloca: Decommit frees the bytes (reporting them to |on_free| then), and
-  // later maps fail.
+  // For QueueAlloca: Decommit frees the bytes (reporting them to |on_free| then), and later maps
+  // fail. The bytes are not zeroed (heap_buffer.cc says why).
   static base::StatusOr<base::Ref<HeapBuffer>> AllocateTransient(MemoryTypeBits type,
                                                                  BufferUsageBits usage,
                                                                  MemoryAccessBits access,
@@ -65,7 +65,7 @@ class HeapBuffer final : public Buffer, public TransientStorage {
   static base::StatusOr<base::Ref<HeapBuffer>> AllocateOwned(MemoryTypeBits type,
                                                              BufferUsageBits usage,
                                                              MemoryAccessBits access, uint64_t size,
-                                                             FreeObserver on_free);
+                                                             bool zero, FreeObserver on_free);
 
   uint8_t* data_;
   void* allocation_;  // owned: what malloc returned (|data_| is aligned inside it); else null
