@@ -78,6 +78,24 @@ class Ref {
   T* ptr_ = nullptr;
 };
 
+// A Ref lent for the duration of a call, for APIs that take `const Ref<T>&`: it neither adds
+// nor drops a reference, so the lender must keep the object alive while it exists. A callee
+// that keeps the object copies the Ref, which retains as usual. Hot paths use it to skip two
+// atomic operations per object (a program call passes a dozen refs to queue operations).
+template <typename T>
+class BorrowedRef {
+ public:
+  explicit BorrowedRef(T* ptr) : ref_(Ref<T>::Adopt(ptr)) {}
+  BorrowedRef(const BorrowedRef&) = delete;
+  BorrowedRef& operator=(const BorrowedRef&) = delete;
+  ~BorrowedRef() { ref_.Detach(); }
+
+  const Ref<T>& ref() const { return ref_; }
+
+ private:
+  Ref<T> ref_;
+};
+
 template <typename T, typename... Args>
 Ref<T> MakeRef(Args&&... args) {
   return Ref<T>::Adopt(new T(std::forward<Args>(args)...));

@@ -1,12 +1,14 @@
 #include "hal/fence.h"
 
+#include <mutex>
+
 namespace iree_rt::hal {
 
 using base::Ref;
 using base::Status;
 
 Fence::Timepoints Fence::Snapshot() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<base::SpinLock> lock(mutex_);
   return timepoints_;
 }
 
@@ -37,7 +39,7 @@ Ref<Fence> Fence::Join(std::span<Fence* const> fences) {
 
 Status Fence::Insert(const Ref<Semaphore>& semaphore, uint64_t value) {
   if (!semaphore) return base::InvalidArgumentError("null semaphore inserted into a fence");
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<base::SpinLock> lock(mutex_);
   for (Timepoint& point : timepoints_) {
     if (point.semaphore == semaphore) {
       if (value > point.value) point.value = value;
@@ -49,7 +51,7 @@ Status Fence::Insert(const Ref<Semaphore>& semaphore, uint64_t value) {
 }
 
 size_t Fence::size() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<base::SpinLock> lock(mutex_);
   return timepoints_.size();
 }
 
@@ -60,7 +62,7 @@ PointList Fence::points() const {
 }
 
 void Fence::AppendPoints(PointList* points) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<base::SpinLock> lock(mutex_);
   for (const Timepoint& point : timepoints_) points->push_back({point.semaphore.get(), point.value});
 }
 
@@ -90,7 +92,7 @@ void Fence::Fail(const Status& status) {
 Status Fence::Wait(WaitMode mode, int64_t timeout_ns) const {
   {
     // Already reached (a synchronous program's every wait): no copies, no semaphore references.
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<base::SpinLock> lock(mutex_);
     size_t reached = 0;
     for (const Timepoint& point : timepoints_) {
       base::StatusOr<uint64_t> value = point.semaphore->Query();

@@ -6,11 +6,11 @@
 #define IREE_RT_HAL_FENCE_H_
 
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
 #include "base/inline_vector.h"
 #include "base/ref_object.h"
+#include "base/spin_lock.h"
 #include "base/status.h"
 #include "hal/semaphore.h"
 
@@ -61,7 +61,9 @@ class Fence : public base::RefObject {
   // Copies the timepoints under the lock; the operations then run unlocked (waits block).
   Timepoints Snapshot() const;
 
-  mutable std::mutex mutex_;
+  // Held for a few copies at a time; nothing blocks or calls out under it except Wait's
+  // lock-free semaphore queries.
+  mutable base::SpinLock mutex_;
   Timepoints timepoints_;
 };
 

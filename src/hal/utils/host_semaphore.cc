@@ -33,29 +33,37 @@ base::StatusOr<uint64_t> HostSemaphore::QueryImpl() {
 }
 
 Status HostSemaphore::SignalImpl(uint64_t value) {
-  // Released timepoints move out as map nodes, which allocates nothing: a failed allocation
-  // half-way would advance the value but lose the callbacks of work waiting on it.
-  TimepointMap ready;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (!failure_.ok()) {
+  uint64_t current = value_.load(std::memory_order_acquire);
+  do {
+    if (failed_.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(mutex_);
       return base::FailedPreconditionError("signaling a failed semaphore (", failure_.ToString(), ")");
     }
-    const uint64_t current = value_.load(std::memory_order_relaxed);
     if (value <= current) {
       return base::OutOfRangeError("semaphore values must increase: current ", current, ", signaled ", value);
     }
-    value_.store(value, std::memory_order_release);
-    auto end = timepoints_.upper_bound(value);
-    for (auto it = timepoints_.begin(); it != end;) {
-      timepoints_by_id_.erase(it->second.id);
-      ready.insert(timepoints_.extract(it++));
-    }
-    if (waiters_) cv_.notify_all();
-  }
+  } while (!value_.compare_exchange_weak(current, value, std::memory_order_seq_cst,
+                                         std::memory_order_acquire));
+  if (watchers_.load(std::memory_order_seq_cst) == 0) return Status::Ok();
   // Callbacks run unlocked: they may signal this very semaphore again.
-  for (auto& [at, timepoint] : ready) timepoint.callback(Status::Ok());
+  for (auto& [at, timepoint] : TakeReached()) timepoint.callback(Status::Ok());
   return Status::Ok();
+}
+
+HostSemaphore::TimepointMap HostSemaphore::TakeReached() {
+  // Released timepoints move out as map nodes, which allocates nothing: a failed allocation
+  // half-way would advance the value but lose the callbacks of work waiting on it.
+  TimepointMap ready;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (failed_.load(std::memory_order_relaxed)) return ready;  // FailImpl took them all
+  auto end = timepoints_.upper_bound(value_.load(std::memory_order_acquire));
+  for (auto it = timepoints_.begin(); it != end;) {
+    timepoints_by_id_.erase(it->second.id);
+    ready.insert(timepoints_.extract(it++));
+  }
+  watchers_.fetch_sub(static_cast<uint32_t>(ready.size()), std::memory_order_relaxed);
+  if (waiters_) cv_.notify_all();
+  return ready;
 }
 
 void HostSemaphore::FailImpl(Status status) {
@@ -67,6 +75,7 @@ void HostSemaphore::FailImpl(Status status) {
     failed_.store(true, std::memory_order_release);
     ready.swap(timepoints_);
     timepoints_by_id_.clear();
+    watchers_.fetch_sub(static_cast<uint32_t>(ready.size()), std::memory_order_relaxed);
     if (waiters_) cv_.notify_all();
   }
   for (auto& [value, timepoint] : ready) timepoint.callback(status);
@@ -77,9 +86,13 @@ Status HostSemaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
     return Status::Ok();
   }
   std::unique_lock<std::mutex> lock(mutex_);
-  auto decided = [&] { return !failure_.ok() || value_.load(std::memory_order_relaxed) >= value; };
+  auto decided = [&] { return !failure_.ok() || value_.load(std::memory_order_seq_cst) >= value; };
+  watchers_.fetch_add(1, std::memory_order_seq_cst);  // before |decided| reads the value
   if (!decided()) {
-    if (timeout_ns <= 0) return base::DeadlineExceededError("semaphore wait timed out");
+    if (timeout_ns <= 0) {
+      watchers_.fetch_sub(1, std::memory_order_relaxed);
+      return base::DeadlineExceededError("semaphore wait timed out");
+    }
     ++waiters_;
     if (timeout_ns == kInfiniteTimeout) {
       cv_.wait(lock, decided);
@@ -88,6 +101,7 @@ Status HostSemaphore::WaitImpl(uint64_t value, int64_t timeout_ns) {
     }
     --waiters_;
   }
+  watchers_.fetch_sub(1, std::memory_order_relaxed);
   if (!failure_.ok()) return failure_;
   if (value_.load(std::memory_order_relaxed) < value) {
     return base::DeadlineExceededError("semaphore wait timed out");
@@ -99,11 +113,13 @@ Semaphore::TimepointId HostSemaphore::NotifyAtImpl(uint64_t value, Callback call
   Status now;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (failure_.ok() && value_.load(std::memory_order_relaxed) < value) {
+    watchers_.fetch_add(1, std::memory_order_seq_cst);  // before the value is read
+    if (failure_.ok() && value_.load(std::memory_order_seq_cst) < value) {
       TimepointId id = next_id_++;
       timepoints_by_id_.emplace(id, timepoints_.emplace(value, Timepoint{id, std::move(callback)}));
       return id;
     }
+    watchers_.fetch_sub(1, std::memory_order_relaxed);
     now = failure_;
   }
   callback(now);
@@ -118,6 +134,7 @@ bool HostSemaphore::CancelNotifyImpl(TimepointId id) {
   dropped = std::move(it->second->second.callback);
   timepoints_.erase(it->second);
   timepoints_by_id_.erase(it);
+  watchers_.fetch_sub(1, std::memory_order_relaxed);
   return true;
 }
 

@@ -1,5 +1,11 @@
 // HostSemaphore: a timeline semaphore kept in host memory (mutex + condition variable), with
 // timepoint callbacks. The CPU drivers use it directly; GPU drivers can layer device events on it.
+//
+// A signal nobody watches takes no lock: a synchronous program signals two semaphores per call
+// before anyone waits on them. Waiters and callbacks count themselves in |watchers_| before
+// they read the value, and a signal reads |watchers_| after it moves the value, so (both
+// sequentially consistent) either the watcher sees the new value or the signal sees the watcher
+// and takes the lock to wake it.
 #ifndef IREE_RT_HAL_UTILS_HOST_SEMAPHORE_H_
 #define IREE_RT_HAL_UTILS_HOST_SEMAPHORE_H_
 
@@ -36,12 +42,16 @@ class HostSemaphore final : public Semaphore {
   TimepointId NotifyAtImpl(uint64_t value, Callback callback) override;
   bool CancelNotifyImpl(TimepointId id) override;
 
-  // |value_| and |failed_| change under |mutex_| but are read without it: queries and waits on
-  // a reached value (every call of a synchronous program ends with one) take no lock.
+  // Collects the timepoints up to the current value (under |mutex_|) and wakes the waiters.
+  TimepointMap TakeReached();
+
+  // |failed_| changes under |mutex_|, |value_| by CAS; both are read without the lock: queries
+  // and waits on a reached value (every call of a synchronous program ends with one) take none.
   std::mutex mutex_;
   std::condition_variable cv_;
   std::atomic<uint64_t> value_;
   std::atomic<bool> failed_{false};
+  std::atomic<uint32_t> watchers_{0};  // pending timepoints plus blocked waiters
   base::Status failure_;  // set once, with |failed_|
   int waiters_ = 0;
   TimepointId next_id_ = 1;

@@ -185,10 +185,18 @@ Status QueueExecute(ModuleState&, Args args, Results) {
 Status QueueExecuteIndirect(ModuleState&, Args args, Results) {
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
-  RT_RETURN_IF_ERROR(RefArg<rt::CommandBuffer>(args[4], "command buffer").status());
+  RT_ASSIGN_OR_RETURN(rt::CommandBuffer * command_buffer, RefArg<rt::CommandBuffer>(args[4], "command buffer"));
   size_t index = 6;
   RT_ASSIGN_OR_RETURN(size_t count, SpanCount(args, &index, 3));
+  // The table borrows the buffers from the argument registers, which hold them for the call
+  // (the device copies the table, retaining them, if it keeps it past the call).
   base::InlineVector<rt::BufferBinding, 8> table;  // programs bind a handful of buffers
+  struct Unborrow {
+    base::InlineVector<rt::BufferBinding, 8>& table;
+    ~Unborrow() {
+      for (rt::BufferBinding& binding : table) binding.buffer.Detach();
+    }
+  } unborrow{table};
   for (size_t i = 0; i < count; ++i, index += 3) {
     // Checked inline, errors built only on failure: this runs for every binding of every call.
     rt::Buffer* buffer = args[index].ref().Get<rt::Buffer>();
@@ -197,11 +205,11 @@ Status QueueExecuteIndirect(ModuleState&, Args args, Results) {
     }
     const int64_t offset = args[index + 1].i64();
     if (offset < 0) return NonNegative(offset, "binding offset").status();
-    table.push_back(rt::BufferBinding{Ref<rt::Buffer>::Retain(buffer), static_cast<uint64_t>(offset),
+    table.push_back(rt::BufferBinding{Ref<rt::Buffer>::Adopt(buffer), static_cast<uint64_t>(offset),
                                       static_cast<uint64_t>(args[index + 2].i64())});
   }
-  return queue.device->QueueExecute(queue.affinity, queue.wait, queue.signal,
-                                    RetainArg<rt::CommandBuffer>(args[4]),
+  const base::BorrowedRef<rt::CommandBuffer> borrowed(command_buffer);
+  return queue.device->QueueExecute(queue.affinity, queue.wait, queue.signal, borrowed.ref(),
                                     std::span<const rt::BufferBinding>(table));
 }
 

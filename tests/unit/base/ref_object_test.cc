@@ -42,6 +42,24 @@ TEST(RefObjectTest, AdoptAndDetachRoundTrip) {
   EXPECT_EQ(destroyed, 1);
 }
 
+TEST(RefObjectTest, BorrowedRefLeavesTheCountAndCopiesRetain) {
+  int destroyed = 0;
+  Ref<Counted> owner = MakeRef<Counted>(&destroyed);
+  Ref<Counted> kept;
+  {
+    const BorrowedRef<Counted> borrowed(owner.get());
+    EXPECT_EQ(owner->ref_count_for_testing(), 1);
+    EXPECT_EQ(borrowed.ref().get(), owner.get());
+    kept = borrowed.ref();  // a callee keeping the object retains it
+    EXPECT_EQ(owner->ref_count_for_testing(), 2);
+  }
+  EXPECT_EQ(owner->ref_count_for_testing(), 2);
+  owner = nullptr;
+  EXPECT_EQ(destroyed, 0);
+  kept = nullptr;
+  EXPECT_EQ(destroyed, 1);
+}
+
 TEST(RefObjectTest, ConcurrentRetainRelease) {
   int destroyed = 0;
   Ref<Counted> shared = MakeRef<Counted>(&destroyed);

@@ -177,6 +177,102 @@ TEST(HostSemaphoreTest, ConcurrentTimepointsAndSignals) {
   EXPECT_EQ(fired.load(), kThreads * kEach);
 }
 
+// Signals take no lock when nobody watches, so a waiter that blocks just as the value moves
+// must still be woken. Two threads ping-pong through two semaphores, each step a fresh wait on
+// a value the other thread is about to signal; a lost wake-up stalls the chain until the wait
+// times out.
+TEST(HostSemaphoreTest, UnlockedSignalsNeverLoseAWakeUp) {
+  constexpr uint64_t kSteps = 20000;
+  constexpr int64_t kStallNs = 5'000'000'000;
+  Ref<Semaphore> ping = MakeSemaphore(), pong = MakeSemaphore();
+  std::atomic<int> failures{0};
+  std::thread other([&] {
+    for (uint64_t i = 1; i <= kSteps; ++i) {
+      if (!IsOk(ping->Wait(i, kStallNs)) || !IsOk(pong->Signal(i))) {
+        failures.fetch_add(1);
+        return;
+      }
+    }
+  });
+  for (uint64_t i = 1; i <= kSteps; ++i) {
+    if (!IsOk(ping->Signal(i)) || !IsOk(pong->Wait(i, kStallNs))) {
+      failures.fetch_add(1);
+      break;
+    }
+  }
+  if (failures.load() != 0) ping->Fail(Status(StatusCode::kCancelled, "stalled"));  // frees |other|
+  other.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(pong->Query().value(), kSteps);
+}
+
+// As above, for a timepoint callback registered as the value it awaits is signaled: each step's
+// callback signals the step's reply, so one lost by a signal that saw no watcher stalls the chain.
+TEST(HostSemaphoreTest, UnlockedSignalsNeverLoseATimepoint) {
+  constexpr uint64_t kSteps = 20000;
+  constexpr int64_t kStallNs = 5'000'000'000;
+  Ref<Semaphore> ping = MakeSemaphore(), pong = MakeSemaphore();
+  std::atomic<int> failures{0};
+  std::thread other([&] {
+    for (uint64_t i = 1; i <= kSteps; ++i) {
+      ping->NotifyAt(i, [&, i](Status status) {
+        if (!status.ok() || !pong->Signal(i).ok()) failures.fetch_add(1);
+      });
+      if (!IsOk(pong->Wait(i, kStallNs))) {
+        failures.fetch_add(1);
+        return;
+      }
+    }
+  });
+  for (uint64_t i = 1; i <= kSteps; ++i) {
+    if (!IsOk(ping->Signal(i)) || !IsOk(pong->Wait(i, kStallNs))) {
+      failures.fetch_add(1);
+      break;
+    }
+  }
+  if (failures.load() != 0) pong->Fail(Status(StatusCode::kCancelled, "stalled"));  // frees |other|
+  other.join();
+  EXPECT_EQ(failures.load(), 0);
+}
+
+// Concurrent signals to increasing values: each succeeds at most once per value, none goes
+// backwards, and the timeline ends at the highest.
+TEST(HostSemaphoreTest, ConcurrentSignalsStayMonotonic) {
+  Ref<Semaphore> semaphore = MakeSemaphore();
+  constexpr int kThreads = 4;
+  constexpr uint64_t kFinal = 5000;
+  std::atomic<int> accepted{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      uint64_t last = 0;
+      for (uint64_t value = 1; value <= kFinal; ++value) {
+        Status status = semaphore->Signal(value);
+        if (status.ok()) {
+          accepted.fetch_add(1);
+        } else {
+          EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+        }
+        const uint64_t now = semaphore->Query().value();
+        EXPECT_GE(now, last);
+        last = now;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(semaphore->Query().value(), kFinal);
+  EXPECT_GE(accepted.load(), 1);
+  EXPECT_LE(accepted.load(), static_cast<int>(kFinal));
+}
+
+TEST(HostSemaphoreTest, SignalAfterFailureNamesTheFailure) {
+  Ref<Semaphore> semaphore = MakeSemaphore();
+  semaphore->Fail(base::InternalError("kernel fault"));
+  Status status = semaphore->Signal(1);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.ToString().find("kernel fault"), std::string::npos) << status.ToString();
+}
+
 TEST(WaitSemaphoresTest, AllAnyAndTimeouts) {
   Ref<Semaphore> a = MakeSemaphore(), b = MakeSemaphore(2);
   const SemaphorePoint points[2] = {{a.get(), 1}, {b.get(), 1}};

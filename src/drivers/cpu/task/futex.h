@@ -1,4 +1,4 @@
-// Sleep/wake on a 32-bit atomic word, and a spin-loop hint, for the task system's idle paths.
+// Sleep/wake on a 32-bit atomic word, for the task system's idle paths.
 //
 // A raw futex (rather than a mutex + condition variable) lets a waker skip the syscall when no
 // thread sleeps and lets a sleeper re-check its condition atomically with going to sleep; a
@@ -9,6 +9,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "base/cpu_relax.h"
+
 namespace iree_rt::drivers::cpu {
 
 // Blocks while |*word| == |expected|. May return spuriously: callers re-check in a loop.
@@ -17,14 +19,7 @@ void FutexWait(std::atomic<uint32_t>* word, uint32_t expected);
 // Wakes up to |count| threads blocked in FutexWait on |word|.
 void FutexWake(std::atomic<uint32_t>* word, uint32_t count);
 
-// Tells the CPU the caller is spinning (x86 PAUSE, arm YIELD) so a sibling hyperthread runs.
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-  __asm__ __volatile__("yield");
-#endif
-}
+using base::CpuRelax;
 
 }  // namespace iree_rt::drivers::cpu
 
