@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <thread>
 #include <vector>
 
+#include "base/cpu_relax.h"
 #include "test_util.h"
 
 namespace iree_rt::hal {
@@ -177,62 +180,76 @@ TEST(HostSemaphoreTest, ConcurrentTimepointsAndSignals) {
   EXPECT_EQ(fired.load(), kThreads * kEach);
 }
 
-// Signals take no lock when nobody watches, so a waiter that blocks just as the value moves
-// must still be woken. Two threads ping-pong through two semaphores, each step a fresh wait on
-// a value the other thread is about to signal; a lost wake-up stalls the chain until the wait
-// times out.
-TEST(HostSemaphoreTest, UnlockedSignalsNeverLoseAWakeUp) {
-  constexpr uint64_t kSteps = 20000;
-  constexpr int64_t kStallNs = 5'000'000'000;
-  Ref<Semaphore> ping = MakeSemaphore(), pong = MakeSemaphore();
+// Drives |kPingPongSteps| rounds through two semaphores: this thread signals |ping| to i and
+// waits for |pong| to reach i, while a second thread runs |answer|(i), which must bring |pong|
+// to i. Each round is a fresh wait on a value the other side is about to signal, so a lost
+// wake-up or callback stalls the chain until a wait times out. Returns the failed rounds.
+constexpr uint64_t kPingPongSteps = 20000;
+constexpr int64_t kStallNs = 5'000'000'000;
+
+int PingPong(Semaphore& ping, Semaphore& pong, const std::function<bool(uint64_t)>& answer) {
   std::atomic<int> failures{0};
   std::thread other([&] {
-    for (uint64_t i = 1; i <= kSteps; ++i) {
-      if (!IsOk(ping->Wait(i, kStallNs)) || !IsOk(pong->Signal(i))) {
+    for (uint64_t i = 1; i <= kPingPongSteps; ++i) {
+      if (!answer(i)) {
         failures.fetch_add(1);
         return;
       }
     }
   });
-  for (uint64_t i = 1; i <= kSteps; ++i) {
-    if (!IsOk(ping->Signal(i)) || !IsOk(pong->Wait(i, kStallNs))) {
+  for (uint64_t i = 1; i <= kPingPongSteps; ++i) {
+    // A varying delay of a few microseconds, so the signal lands anywhere in the window where
+    // the other thread, just woken, registers its wait or callback.
+    for (uint64_t spin = i % 512; spin > 0; --spin) base::CpuRelax();
+    if (!IsOk(ping.Signal(i)) || !IsOk(pong.Wait(i, kStallNs))) {
       failures.fetch_add(1);
       break;
     }
   }
-  if (failures.load() != 0) ping->Fail(Status(StatusCode::kCancelled, "stalled"));  // frees |other|
+  if (failures.load() != 0) {  // frees |other| wherever it stalled
+    ping.Fail(Status(StatusCode::kCancelled, "stalled"));
+    pong.Fail(Status(StatusCode::kCancelled, "stalled"));
+  }
   other.join();
-  EXPECT_EQ(failures.load(), 0);
-  EXPECT_EQ(pong->Query().value(), kSteps);
+  return failures.load();
 }
 
-// As above, for a timepoint callback registered as the value it awaits is signaled: each step's
-// callback signals the step's reply, so one lost by a signal that saw no watcher stalls the chain.
-TEST(HostSemaphoreTest, UnlockedSignalsNeverLoseATimepoint) {
-  constexpr uint64_t kSteps = 20000;
-  constexpr int64_t kStallNs = 5'000'000'000;
+// Signals take no lock when nobody watches, so a waiter that blocks just as the value moves
+// must still be woken.
+TEST(HostSemaphoreTest, UnlockedSignalsNeverLoseAWakeUp) {
   Ref<Semaphore> ping = MakeSemaphore(), pong = MakeSemaphore();
-  std::atomic<int> failures{0};
-  std::thread other([&] {
-    for (uint64_t i = 1; i <= kSteps; ++i) {
-      ping->NotifyAt(i, [&, i](Status status) {
-        if (!status.ok() || !pong->Signal(i).ok()) failures.fetch_add(1);
-      });
-      if (!IsOk(pong->Wait(i, kStallNs))) {
-        failures.fetch_add(1);
-        return;
-      }
-    }
-  });
-  for (uint64_t i = 1; i <= kSteps; ++i) {
-    if (!IsOk(ping->Signal(i)) || !IsOk(pong->Wait(i, kStallNs))) {
-      failures.fetch_add(1);
-      break;
-    }
+  ASSERT_EQ(PingPong(*ping, *pong, [&](uint64_t i) {
+              return IsOk(ping->Wait(i, kStallNs)) && IsOk(pong->Signal(i));
+            }),
+            0);
+  EXPECT_EQ(pong->Query().value(), kPingPongSteps);
+}
+
+// Polls |semaphore| until it reaches |value| (true), fails or kStallNs pass: a thread that never
+// sleeps comes back in nanoseconds, so its next registration races the other side's signal.
+bool SpinUntil(Semaphore& semaphore, uint64_t value) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(kStallNs);
+  while (std::chrono::steady_clock::now() < deadline) {
+    base::StatusOr<uint64_t> current = semaphore.Query();
+    if (!current.ok()) return false;
+    if (*current >= value) return true;
+    base::CpuRelax();
   }
-  if (failures.load() != 0) pong->Fail(Status(StatusCode::kCancelled, "stalled"));  // frees |other|
-  other.join();
-  EXPECT_EQ(failures.load(), 0);
+  return false;
+}
+
+// As above, for a timepoint callback registered as the value it awaits is signaled: the callback
+// signals the round's reply, so one lost by a signal that saw no watcher stalls the chain.
+TEST(HostSemaphoreTest, UnlockedSignalsNeverLoseATimepoint) {
+  Ref<Semaphore> ping = MakeSemaphore(), pong = MakeSemaphore();
+  ASSERT_EQ(PingPong(*ping, *pong, [&](uint64_t i) {
+              ping->NotifyAt(i, [&, i](Status status) {
+                if (status.ok()) pong->Signal(i).IgnoreError();  // a failure stalls the chain
+              });
+              return SpinUntil(*pong, i);
+            }),
+            0);
+  EXPECT_EQ(pong->Query().value(), kPingPongSteps);
 }
 
 // Concurrent signals to increasing values: each succeeds at most once per value, none goes

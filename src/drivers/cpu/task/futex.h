@@ -9,8 +9,6 @@
 #include <atomic>
 #include <cstdint>
 
-#include "base/cpu_relax.h"
-
 namespace iree_rt::drivers::cpu {
 
 // Blocks while |*word| == |expected|. May return spuriously: callers re-check in a loop.
@@ -18,8 +16,6 @@ void FutexWait(std::atomic<uint32_t>* word, uint32_t expected);
 
 // Wakes up to |count| threads blocked in FutexWait on |word|.
 void FutexWake(std::atomic<uint32_t>* word, uint32_t count);
-
-using base::CpuRelax;
 
 }  // namespace iree_rt::drivers::cpu
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <new>
 
+#include "base/cpu_relax.h"
 #include "drivers/cpu/task/futex.h"
 
 namespace iree_rt::drivers::cpu {
@@ -143,7 +144,7 @@ void ParallelLoop::Finish(uint32_t taken) {
 base::Status ParallelLoop::FinishAndWait(uint32_t taken) {
   uint32_t done = done_.fetch_add(taken, std::memory_order_acq_rel) + taken;
   for (int spin = 0; done != tile_count_ && spin < kCallerSpins; ++spin) {
-    CpuRelax();
+    base::CpuRelax();
     done = done_.load(std::memory_order_acquire);
   }
   while (done != tile_count_) {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <thread>
 
+#include "base/cpu_relax.h"
 #include "drivers/cpu/task/flush_denormals.h"
 #include "drivers/cpu/task/futex.h"
 #include "drivers/cpu/task/parallel_loop.h"
@@ -171,7 +172,7 @@ void TaskExecutor::Idle(uint32_t epoch) {
       spinners_.fetch_sub(1, std::memory_order_relaxed);
       return;
     }
-    CpuRelax();
+    base::CpuRelax();
   }
   // Counted as a sleeper before no longer as a spinner, and the epoch looked at after both:
   // a Wake() that counted us as spinning bumped the epoch first, so we see it and stay up.
