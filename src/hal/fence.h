@@ -61,8 +61,8 @@ class Fence : public base::RefObject {
   // Copies the timepoints under the lock; the operations then run unlocked (waits block).
   Timepoints Snapshot() const;
 
-  // Held for a few copies at a time; nothing blocks or calls out under it except Wait's
-  // lock-free semaphore queries.
+  // Held for a few copies at a time; nothing blocks under it. Wait queries its semaphores under
+  // it, which takes a semaphore's own lock only once that semaphore has failed.
   mutable base::SpinLock mutex_;
   Timepoints timepoints_;
 };
