@@ -52,6 +52,10 @@ class HeapBuffer final : public Buffer, public TransientStorage {
                                     void* host_ptr, uint64_t size, std::function<void()> release);
   ~HeapBuffer() override;
 
+  // malloc-backed, so a small buffer's object and bytes can share one block (heap_buffer.cc).
+  static void* operator new(size_t size);
+  static void operator delete(void* block) noexcept;
+
   uint8_t* data() const { return data_; }
 
   TransientStorage* transient_storage() override { return transient_ ? this : nullptr; }
@@ -69,6 +73,7 @@ class HeapBuffer final : public Buffer, public TransientStorage {
 
   uint8_t* data_;
   void* allocation_;  // owned: what malloc returned (|data_| is aligned inside it); else null
+  bool owned_ = false;  // allocated here (in |allocation_|, or inline after the object)
   bool transient_ = false;
   uint64_t alloca_flags_ = 0;
   std::atomic<bool> decommitted_{false};

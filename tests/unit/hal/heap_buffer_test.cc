@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "test_util.h"
@@ -54,6 +55,58 @@ TEST(HeapBufferTest, TransientsArePoisonedInCheckingBuilds) {
       kType, kUsage, MemoryAccess::kAll, kSize, 0, {});
   ASSERT_TRUE(IsOk(buffer));
   EXPECT_TRUE(AllBytesAre(**buffer, 0xCD));
+}
+
+// Counts what a buffer reports freed.
+class FreeCounter : public base::RefObject {
+ public:
+  static void OnFree(base::RefObject* self, uint64_t bytes) {
+    auto* counter = static_cast<FreeCounter*>(self);
+    ++counter->calls;
+    counter->bytes += bytes;
+  }
+  int calls = 0;
+  uint64_t bytes = 0;
+};
+
+// Small buffers share one block with their object, larger ones have their own: either way the
+// bytes are aligned, all writable without touching the object, and reported freed exactly once.
+TEST(HeapBufferTest, SmallAndLargeStorageIsAlignedSeparateAndFreedOnce) {
+  for (uint64_t size : {uint64_t{0}, uint64_t{1}, uint64_t{100}, uint64_t{4096}, uint64_t{4097},
+                        kSize}) {
+    for (bool transient : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "size " << size << (transient ? " transient" : ""));
+      Ref<FreeCounter> counter = base::MakeRef<FreeCounter>();
+      {
+        HeapBuffer::FreeObserver observer(&FreeCounter::OnFree, counter);
+        base::StatusOr<Ref<HeapBuffer>> buffer =
+            transient ? HeapBuffer::AllocateTransient(kType, kUsage, MemoryAccess::kAll, size, 0, observer)
+                      : HeapBuffer::Allocate(kType, kUsage, MemoryAccess::kAll, size, observer);
+        ASSERT_TRUE(IsOk(buffer));
+        EXPECT_EQ(reinterpret_cast<uintptr_t>((*buffer)->data()) % utils::kHeapBufferAlignment, 0u);
+        // Every byte up to the next alignment unit is the buffer's.
+        const uint64_t padded = std::max<uint64_t>(
+            (size + utils::kHeapBufferAlignment - 1) / utils::kHeapBufferAlignment * utils::kHeapBufferAlignment,
+            utils::kHeapBufferAlignment);
+        std::memset((*buffer)->data(), 0xFF, padded);
+        EXPECT_EQ((*buffer)->byte_length(), size);
+        EXPECT_EQ((*buffer)->memory_type(), kType);
+        base::StatusOr<uint8_t*> mapped = (*buffer)->Map(MemoryAccess::kRead, 0, size);
+        ASSERT_TRUE(IsOk(mapped));
+        EXPECT_EQ(*mapped, (*buffer)->data());
+        EXPECT_EQ(counter->calls, 0);
+        if (transient) {
+          (*buffer)->Decommit();
+          EXPECT_EQ(counter->calls, 1);
+          EXPECT_EQ((*buffer)->Map(MemoryAccess::kRead, 0, size).status().code(),
+                    base::StatusCode::kFailedPrecondition);
+          (*buffer)->Decommit();  // a second one is a no-op
+        }
+      }
+      EXPECT_EQ(counter->calls, 1);
+      EXPECT_EQ(counter->bytes, size);
+    }
+  }
 }
 
 }  // namespace
