@@ -25,8 +25,9 @@ constexpr int kTransientFill = -1;  // left as malloc returns it
 #endif
 
 // Owned buffers up to this size share one malloc block with their object: a program call
-// allocates its small results and transients this way, and one malloc and free fewer is 3% of a
-// small call. Decommit cannot return inline bytes early, so only small ones are inline.
+// allocates its small results and transients this way, and one malloc and free fewer took 136
+// of the add benchmark's 12,336 instructions per call. Decommit cannot return inline bytes
+// early, so only small ones are inline.
 constexpr uint64_t kInlineStorageLimit = 4096;
 
 }  // namespace
