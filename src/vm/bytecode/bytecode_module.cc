@@ -175,15 +175,7 @@ Status BytecodeModule::Initialize(Instance& instance) {
   for (uint32_t i = 0; i < functions_.size(); ++i) {
     RT_RETURN_IF_ERROR(Compile(image.functions()[i], i, &functions_[i]));
   }
-  // The interpreter finds list alignment from address parity, so bodies must start even (they
-  // do: FlatBuffer byte vectors start 4-aligned and bodies at multiples of 8 in them).
-  for (CompiledFunction& function : functions_) {
-    if ((reinterpret_cast<uintptr_t>(function.code) & 1) == 0) continue;
-    auto copy = std::make_unique<uint8_t[]>(function.code_length);
-    std::memcpy(copy.get(), function.code, function.code_length);
-    function.code = copy.get();
-    code_copies_.push_back(std::move(copy));
-  }
+  RT_RETURN_IF_ERROR(PrepareCallSites(image));
   // 3.13 keeps debug names for single-function modules only; exported functions can still be
   // named in backtraces by their (first) export name.
   for (auto it = image.exports().rbegin(); it != image.exports().rend(); ++it) {
@@ -213,6 +205,49 @@ Status BytecodeModule::Initialize(Instance& instance) {
   rodata_ = image.rodata();
   global_bytes_ = image.global_bytes_capacity();
   global_refs_ = image.global_ref_count();
+  return Status();
+}
+
+Status BytecodeModule::PrepareCallSites(const ModuleImage& image) {
+  // Sites exist only for imports that declare their cconv (the verifier checked those calls).
+  std::vector<Cconv> parsed(image.imports().size());
+  std::vector<const Cconv*> cconvs(image.imports().size(), nullptr);
+  for (size_t i = 0; i < image.imports().size(); ++i) {
+    if (image.imports()[i].cconv.empty()) continue;
+    StatusOr<Cconv> cconv = ParseCconv(image.imports()[i].cconv);
+    if (!cconv.ok()) continue;  // unreachable: verification parsed it
+    parsed[i] = std::move(cconv.value());
+    cconvs[i] = &parsed[i];
+  }
+  std::vector<FunctionCallSites> per_function(functions_.size());
+  for (size_t f = 0; f < functions_.size(); ++f) {
+    RT_RETURN_IF_ERROR(DecodeCallSites(image.functions()[f].bytecode, cconvs, &call_site_ops_,
+                                       &per_function[f]));
+  }
+  std::vector<size_t> first_site(functions_.size());
+  for (size_t f = 0; f < functions_.size(); ++f) {
+    first_site[f] = call_sites_.size();
+    call_sites_.insert(call_sites_.end(), per_function[f].sites.begin(), per_function[f].sites.end());
+  }
+  for (CallSite& site : call_sites_) site.ops = call_site_ops_.data() + site.ops_offset;
+
+  // A private copy of a body is needed to rewrite its calls, and where it starts odd: the
+  // interpreter finds list alignment from address parity, so bodies must start even (they do:
+  // FlatBuffer byte vectors start 4-aligned and bodies at multiples of 8 in them).
+  for (size_t f = 0; f < functions_.size(); ++f) {
+    CompiledFunction& function = functions_[f];
+    const std::vector<uint32_t>& pcs = per_function[f].pcs;
+    function.call_sites = call_sites_.data() + first_site[f];
+    if ((reinterpret_cast<uintptr_t>(function.code) & 1) == 0 && pcs.empty()) continue;
+    auto copy = std::make_unique<uint8_t[]>(function.code_length);
+    std::memcpy(copy.get(), function.code, function.code_length);
+    for (uint32_t i = 0; i < pcs.size(); ++i) {
+      copy[pcs[i]] = kCallSiteOpcode;
+      std::memcpy(copy.get() + pcs[i] + 1, &i, sizeof(i));  // replaces the F32 callee operand
+    }
+    function.code = copy.get();
+    code_copies_.push_back(std::move(copy));
+  }
   return Status();
 }
 

@@ -27,6 +27,7 @@
 
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "vm/bytecode/call_site.h"
 #include "vm/bytecode/interpreter_frame.h"
 #include "vm/arg.h"
 #include "vm/cconv.h"
@@ -56,6 +57,7 @@ struct CompiledFunction {
     uint16_t slot;  // register ordinal in the callee's bank (§4.5: banks count from 0)
   };
   const uint8_t* code = nullptr;  // bytecode, pc 0 = entry block marker
+  const CallSite* call_sites = nullptr;  // indexed by the operand of kCallSiteOpcode in |code|
   uint32_t code_length = 0;
   uint32_t ordinal = 0;
   uint32_t i32_slots = 0;   // allocated i32-bank slots (>= the declared count)
@@ -186,6 +188,8 @@ class BytecodeModule final : public Module {
  private:
   BytecodeModule() = default;
   base::Status Initialize(Instance& instance);
+  // Decodes the import calls into call_sites_ and rewrites them in copies of the bodies.
+  base::Status PrepareCallSites(const ModuleImage& image);
 
   base::Ref<base::RefObject> keep_alive_;
   std::unique_ptr<ModuleImage> image_;
@@ -198,7 +202,10 @@ class BytecodeModule final : public Module {
   std::vector<vm::ImportInfo> imports_;
   std::vector<vm::Dependency> dependencies_;
   std::vector<CompiledFunction> functions_;
-  std::vector<std::unique_ptr<uint8_t[]>> code_copies_;  // bodies moved to even addresses
+  // Bodies moved to even addresses, or with import calls rewritten to call sites.
+  std::vector<std::unique_ptr<uint8_t[]>> code_copies_;
+  std::vector<CallSite> call_sites_;
+  std::vector<uint32_t> call_site_ops_;
   std::vector<Type> types_;
   std::vector<std::span<const uint8_t>> rodata_;
   uint32_t global_bytes_ = 0;

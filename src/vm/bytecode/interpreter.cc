@@ -57,6 +57,7 @@ enum Op : uint8_t {
 #undef RT_VM_OP_ExtF32
 #undef RT_VM_OP_ExtF64
 #undef RT_VM_OP
+  CallSite = kCallSiteOpcode,  // internal: an import call rewritten at load (call_site.h)
   PrefixExtF32 = 0xE0,
   PrefixExtF64 = 0xE1,
 };
@@ -377,6 +378,9 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
     const CompiledFunction* call_fn;
     BytecodeModuleState* call_state;
     const uint8_t* call_args;
+    // The general call path's instruction (rewritten call sites keep theirs in the CallSite).
+    uint8_t call_op;
+    uint32_t call_callee;
   } cold = {};
   cold.frames = &frames;
   cold.stack = &frames.stack();
@@ -403,9 +407,9 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
 #define RT_VM_OP_ExtF64(symbol)
   static const void* const kCoreTable[] = {
 #include "vm/bytecode/ops.def"
-      // 0x89..0xDF, the two prefixes, 0xE2..0xFF
-      RT_X64(&&invalid_opcode), RT_X16(&&invalid_opcode), RT_X4(&&invalid_opcode),
-      RT_X2(&&invalid_opcode), &&invalid_opcode, &&L_Core_PrefixExtF32, &&L_Core_PrefixExtF64,
+      // 0x89 (call sites), 0x8A..0xDF, the two prefixes, 0xE2..0xFF
+      &&L_Core_CallSite, RT_X64(&&invalid_opcode), RT_X16(&&invalid_opcode),
+      RT_X4(&&invalid_opcode), RT_X2(&&invalid_opcode), &&L_Core_PrefixExtF32, &&L_Core_PrefixExtF64,
       RT_X16(&&invalid_opcode), RT_X8(&&invalid_opcode), RT_X4(&&invalid_opcode),
       RT_X2(&&invalid_opcode)};
 #undef RT_VM_OP_Core
@@ -851,7 +855,11 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       // ---- calls ------------------------------------------------------------------------------
       OPCODE(Call) {  // the common case, an internal call: no segments, no resume pc
         const uint32_t callee = U32(ip);
-        if (callee & kImportBit) goto call_general;
+        if (callee & kImportBit) {
+          cold.call_op = core::Call;
+          cold.call_callee = callee;
+          goto call_general;
+        }
         const uint8_t* code = cold.code;
         const uint8_t* args = Align2(ip + 4, code);
         const uint8_t* result_list = Align2(args + 2 + 2 * U16(args), code);
@@ -864,14 +872,35 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
         cold.call_args = args;
         goto push_frame;
       }
+      OPCODE(CallSite) {  // an import call decoded at load; the operand indexes the function's sites
+        const CallSite& site = cold.fn->call_sites[U32(ip)];
+        const ImportBinding& binding = cold.st->imports()[site.callee & ~kImportBit];
+        if (binding.kind != ImportBinding::Kind::kNative) {
+          cold.call_op = site.opcode;
+          cold.call_callee = site.callee;
+          goto call_general;
+        }
+        cold.frame->call_pc = static_cast<uint32_t>(ip - 1 - cold.code);
+        status = CallNativeSite(frames, cold.frame_offset, binding, site);
+        if (!status.ok()) {
+          status.Annotate(base::StrCat("while calling import '",
+                                       ImportName(cold.st->module(), site.callee & ~kImportBit), "'"));
+          TRAP();
+        }
+        LOAD_FRAME(cold.frame_offset);  // the arena may have moved
+        ip = cold.code + site.continue_pc;
+        DISPATCH();
+      }
       OPCODE(CallVariadic)
       OPCODE(CallYieldable)
       OPCODE(CallVariadicYieldable)
-      call_general: {
-        const uint8_t op = ip[-1];
+        cold.call_op = ip[-1];
+        cold.call_callee = U32(ip);
+      call_general: {  // ip at the operands; the opcode and callee in cold.call_op/call_callee
+        const uint8_t op = cold.call_op;
         const bool variadic = op == core::CallVariadic || op == core::CallVariadicYieldable;
         const bool yieldable = op == core::CallYieldable || op == core::CallVariadicYieldable;
-        const uint32_t callee = U32(ip);
+        const uint32_t callee = cold.call_callee;
         const uint8_t* p = ip + 4;
         const uint8_t* segments = nullptr;
         if (variadic) {

@@ -343,6 +343,53 @@ Status CallNativeImport(FrameStack& frames, uint32_t frame_offset, const ImportB
   return Status();
 }
 
+Status CallNativeSite(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
+                      const CallSite& site) {
+  Frame* frame = frames.at(frame_offset);
+  const CompiledFunction& fn = *frame->function;
+  uint32_t* r32 = reinterpret_cast<uint32_t*>(frame->registers());
+  RefSlot* rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
+  Arg args[CallSite::kMaxArgs];
+  const uint32_t* op = site.ops;
+  for (uint32_t i = 0; i < site.arg_count; ++i) {
+    const uint32_t value = op[i] & 0xFFFF;
+    switch (static_cast<CallSiteArg>(op[i] >> 16)) {
+      case CallSiteArg::k32: args[i] = Arg::Bits(r32[value]); break;
+      case CallSiteArg::k64: args[i] = Arg::Bits(Load64(r32 + value)); break;
+      case CallSiteArg::kRef: args[i] = Arg::Borrow(rr[value].object, rr[value].type); break;
+      case CallSiteArg::kCount: args[i] = Arg::I32(static_cast<int32_t>(value)); break;
+    }
+  }
+  Value result_values[CallSite::kMaxResults];
+  const std::span<const Arg> arg_span(args, site.arg_count);
+  const std::span<Value> results(result_values, site.result_count);
+  Stack& stack = frames.stack();
+  if (binding.handler && stack.TryEnter()) {
+    Status status = binding.handler(*binding.state, arg_span, results);
+    stack.Leave();
+    if (!status.ok()) {
+      return binding.native->Failed(binding.export_ordinal, std::move(status), results);
+    }
+  } else {
+    RT_RETURN_IF_ERROR(binding.native->CallArgs(stack, *binding.state, binding.export_ordinal,
+                                                arg_span, results));
+  }
+
+  // Moved arguments stayed in their registers for the call (the callee may have run bytecode
+  // on this stack and moved the arena).
+  frame = frames.at(frame_offset);
+  r32 = reinterpret_cast<uint32_t*>(frame->registers());
+  rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
+  op += site.arg_count;
+  for (uint32_t i = 0; i < site.moved_count; ++i) ReleaseSlot(rr[op[i]]);
+  op += site.moved_count;
+  for (uint32_t i = 0; i < site.result_count; ++i) {
+    StoreResult(static_cast<ValueType>(op[i] >> 16), static_cast<uint16_t>(op[i]), result_values[i],
+                r32, rr);
+  }
+  return Status();
+}
+
 // Writes the entry frame's return values to the host's Values.
 void ReturnToHost(const CompiledFunction& fn, const uint8_t* list, uint32_t* r32, RefSlot* rr,
                   std::span<Value> results) {

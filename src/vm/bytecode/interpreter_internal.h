@@ -102,6 +102,11 @@ base::Status CallNativeImport(FrameStack& frames, uint32_t frame_offset,
                               const ImportBinding& binding, const uint8_t* segments,
                               const uint8_t* arg_list, const uint8_t* result_list);
 
+// The same for a call site (call_site.h) whose import is bound kNative: Args from the site's
+// pre-decoded op words.
+base::Status CallNativeSite(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
+                            const CallSite& site);
+
 // Writes an entry frame's return values (register list at |list|) to the host's Values.
 void ReturnToHost(const CompiledFunction& fn, const uint8_t* list, uint32_t* r32, RefSlot* rr,
                   std::span<Value> results);

@@ -125,6 +125,17 @@ TEST_F(CallTest, NativeImports) {
   EXPECT_EQ(b->ref_count_for_testing(), 1);
 }
 
+// Call sites decoded at load take up to 32 Args; a wider call goes the general way, alike.
+TEST_F(CallTest, NativeImportWiderThanACallSite) {
+  base::Ref<Buffer> a = NewBuffer(1), b = NewBuffer(2);
+  EXPECT_EQ(Run("import_variadic_wide", {I32(4), BufferValue(a), BufferValue(b)})[0].i32(),
+            4 * 1000 + 40 * 10 + 40);
+  EXPECT_EQ(Run("import_variadic_wide", {I32(5), BufferValue(a), Value::FromRef(Ref())})[0].i32(),
+            5 * 1000 + 40 * 10 + 20);
+  EXPECT_EQ(a->ref_count_for_testing(), 1);
+  EXPECT_EQ(b->ref_count_for_testing(), 1);
+}
+
 TEST_F(CallTest, NativeImportFailure) {
   base::Status status = RunStatus("import_fail", {I32(7)});
   EXPECT_TRUE(IsError(status, StatusCode::kPermissionDenied, "native failure"));
