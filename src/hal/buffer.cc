@@ -78,17 +78,13 @@ std::string BufferUsageToString(BufferUsageBits bits) {
 Buffer::Buffer(MemoryTypeBits type, BufferUsageBits usage, MemoryAccessBits access, uint64_t length)
     : memory_type_(type), allowed_usage_(usage), allowed_access_(access), byte_length_(length) {}
 
-StatusOr<uint64_t> Buffer::ResolveRange(uint64_t offset, uint64_t length) const {
+Status Buffer::RangeError(uint64_t offset, uint64_t length) const {
   if (offset > byte_length_) {
     return base::OutOfRangeError("offset ", offset, " is past the end of a buffer of ", byte_length_,
                                  " bytes");
   }
-  if (length == kWholeBuffer) return byte_length_ - offset;
-  if (length > byte_length_ - offset) {
-    return base::OutOfRangeError("range [", offset, ", ", offset, "+", length,
-                                 ") overruns a buffer of ", byte_length_, " bytes");
-  }
-  return length;
+  return base::OutOfRangeError("range [", offset, ", ", offset, "+", length,
+                               ") overruns a buffer of ", byte_length_, " bytes");
 }
 
 StatusOr<Ref<Buffer>> Buffer::Subspan(const Ref<Buffer>& buffer, uint64_t offset, uint64_t length) {

@@ -104,7 +104,14 @@ class Buffer : public base::RefObject {
                                                    uint64_t length);
 
   // Resolves a (offset, length) pair against this buffer (kWholeBuffer = to the end) and checks it.
-  base::StatusOr<uint64_t> ResolveRange(uint64_t offset, uint64_t length) const;
+  // Inline: every binding of every dispatch is resolved; only the error is built out of line.
+  base::StatusOr<uint64_t> ResolveRange(uint64_t offset, uint64_t length) const {
+    if (offset <= byte_length_) {
+      if (length == kWholeBuffer) return byte_length_ - offset;
+      if (length <= byte_length_ - offset) return length;
+    }
+    return RangeError(offset, length);
+  }
 
   // Returns a host pointer to [offset, offset+length) of this buffer, valid while the buffer lives.
   // Needs HOST_VISIBLE memory, a MAPPING usage bit and |access| within allowed_access().
@@ -138,6 +145,8 @@ class Buffer : public base::RefObject {
 
  private:
   friend class SubspanBuffer;
+  // OUT_OF_RANGE naming the (offset, length) that ResolveRange refused.
+  base::Status RangeError(uint64_t offset, uint64_t length) const;
   // Host address of byte |offset| of the root allocation. Called only on root buffers with a range
   // already checked; may fail (e.g. a decommitted transient buffer, non-mappable device memory).
   virtual base::StatusOr<uint8_t*> MapImpl(uint64_t offset, uint64_t length) = 0;

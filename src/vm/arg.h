@@ -44,6 +44,13 @@ class Arg {
     arg.type_ = object ? type : nullptr;
     return arg;
   }
+  // A borrowed ref from a slot that keeps type null whenever object is (a VM register).
+  static Arg BorrowSlot(base::RefObject* object, const RefType* type) {
+    Arg arg;
+    arg.object_ = object;
+    arg.type_ = type;
+    return arg;
+  }
   // The Arg of a Value of any type (a ref is borrowed from |value|, which must outlive it).
   static Arg From(const Value& value) {
     switch (value.type()) {

@@ -881,11 +881,14 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
           goto call_general;
         }
         cold.frame->call_pc = static_cast<uint32_t>(ip - 1 - cold.code);
-        status = CallNativeSite(frames, cold.frame_offset, binding, site);
-        if (!status.ok()) {
-          status.Annotate(base::StrCat("while calling import '",
-                                       ImportName(cold.st->module(), site.callee & ~kImportBit), "'"));
-          TRAP();
+        {  // scoped: the computed goto below would skip the destructor
+          Status call_status = CallNativeSite(frames, cold.frame_offset, binding, site);
+          if (!call_status.ok()) {
+            status = std::move(call_status);
+            status.Annotate(base::StrCat("while calling import '",
+                                         ImportName(cold.st->module(), site.callee & ~kImportBit), "'"));
+            TRAP();
+          }
         }
         LOAD_FRAME(cold.frame_offset);  // the arena may have moved
         ip = cold.code + site.continue_pc;

@@ -356,7 +356,7 @@ Status CallNativeSite(FrameStack& frames, uint32_t frame_offset, const ImportBin
     switch (static_cast<CallSiteArg>(op[i] >> 16)) {
       case CallSiteArg::k32: args[i] = Arg::Bits(r32[value]); break;
       case CallSiteArg::k64: args[i] = Arg::Bits(Load64(r32 + value)); break;
-      case CallSiteArg::kRef: args[i] = Arg::Borrow(rr[value].object, rr[value].type); break;
+      case CallSiteArg::kRef: args[i] = Arg::BorrowSlot(rr[value].object, rr[value].type); break;
       case CallSiteArg::kCount: args[i] = Arg::I32(static_cast<int32_t>(value)); break;
     }
   }
