@@ -8,9 +8,13 @@ namespace {
 
 uint32_t Word(CallSiteArg kind, uint32_t value) { return static_cast<uint32_t>(kind) << 16 | value; }
 
-// The site of one import call, or false when it does not match its cconv (the verifier
-// guarantees it does, so that is a bug). |site->ops_offset| is left to the caller.
-bool DecodeSite(std::span<const uint8_t> code, const Instruction& ins, bool variadic,
+enum class Decoded { kSite, kTooWide, kMismatch };
+
+// The site of one import call; kTooWide past CallSite's limits (checked before the counts are
+// narrowed to 16 bits: a list of 65,535 registers plus span counts is more words than that);
+// kMismatch when it does not match its cconv (the verifier guarantees it does, so that is a
+// bug). |site->ops_offset| is left to the caller.
+Decoded DecodeSite(std::span<const uint8_t> code, const Instruction& ins, bool variadic,
                 bool yieldable, const Cconv& cconv, std::vector<uint32_t>* words,
                 CallSite* site) {
   int next = 1;  // operands after F32: [SEG] L[args] [PC32] L[results]
@@ -38,19 +42,22 @@ bool DecodeSite(std::span<const uint8_t> code, const Instruction& ins, bool vari
   for (size_t i = 0; i < cconv.arguments.size(); ++i) {
     const CconvItem& item = cconv.arguments[i];
     if (!item.is_span()) {
-      if (!take(item.type)) return false;
+      if (!take(item.type)) return Decoded::kMismatch;
       continue;
     }
-    if (i >= segments.count) return false;
+    if (i >= segments.count) return Decoded::kMismatch;
     const uint16_t tuples = ReadU16(code, segments.offset + 2 * static_cast<uint32_t>(i));
     words->push_back(Word(CallSiteArg::kCount, tuples));
     for (uint16_t t = 0; t < tuples; ++t) {
       for (ValueType type : item.tuple) {
-        if (!take(type)) return false;
+        if (!take(type)) return Decoded::kMismatch;
       }
     }
   }
-  if (reg_index != args.count || results.count != cconv.results.size()) return false;
+  if (reg_index != args.count || results.count != cconv.results.size()) return Decoded::kMismatch;
+  if (words->size() > CallSite::kMaxArgs || results.count > CallSite::kMaxResults) {
+    return Decoded::kTooWide;
+  }
   site->arg_count = static_cast<uint16_t>(words->size());
   site->moved_count = static_cast<uint16_t>(moved.size());
   site->result_count = static_cast<uint16_t>(results.count);
@@ -62,7 +69,7 @@ bool DecodeSite(std::span<const uint8_t> code, const Instruction& ins, bool vari
   site->opcode = ins.opcode;
   site->callee = static_cast<uint32_t>(ins.operands[0].value);
   site->continue_pc = yieldable ? resume_pc + 1 : ins.next_pc;
-  return true;
+  return Decoded::kSite;
 }
 
 }  // namespace
@@ -97,11 +104,13 @@ base::Status DecodeCallSites(std::span<const uint8_t> code,
 
     std::vector<uint32_t> words;
     CallSite site;
-    if (!DecodeSite(code, ins, variadic, yieldable, *import_cconvs[ordinal], &words, &site)) {
-      return base::InternalError("verified call at pc ", ins.pc,
-                                 " does not match the import's calling convention");
+    switch (DecodeSite(code, ins, variadic, yieldable, *import_cconvs[ordinal], &words, &site)) {
+      case Decoded::kSite: break;
+      case Decoded::kTooWide: continue;
+      case Decoded::kMismatch:
+        return base::InternalError("verified call at pc ", ins.pc,
+                                   " does not match the import's calling convention");
     }
-    if (site.arg_count > CallSite::kMaxArgs || site.result_count > CallSite::kMaxResults) continue;
     site.ops_offset = static_cast<uint32_t>(ops->size());
     ops->insert(ops->end(), words.begin(), words.end());
     out->pcs.push_back(ins.pc);

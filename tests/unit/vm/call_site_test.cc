@@ -114,6 +114,31 @@ TEST_F(CallSiteTest, CallsOverTheArgLimitOrWithoutADeclaredCconvKeepTheirInstruc
   EXPECT_TRUE(internal.sites.empty());
 }
 
+// A call of 65,535 registers, one of them before a span of 65,534, is 65,536 Args with the span's
+// count: far over the limit, and a count that would wrap to 0 in 16 bits.
+TEST_F(CallSiteTest, ACallOfMoreArgsThan16BitsCountIsNoSite) {
+  constexpr uint16_t kTuples = 65534;
+  std::vector<uint8_t> code = {0x59};  // call.variadic
+  auto u16 = [&](uint16_t v) { code.push_back(v & 0xFF); code.push_back(v >> 8); };
+  auto align = [&] { if (code.size() & 1) code.push_back(0); };
+  const uint32_t callee = kFunctionImportBit;  // import 0
+  for (int i = 0; i < 4; ++i) code.push_back(static_cast<uint8_t>(callee >> (8 * i)));
+  align();
+  u16(2), u16(0xFFFF), u16(kTuples);  // SEG: a scalar, then the span
+  align();
+  u16(kTuples + 1);
+  for (uint32_t i = 0; i <= kTuples; ++i) u16(0x8000);  // ref register 0, again and again
+  align();
+  u16(1), u16(0);  // one i32 result, register 0
+  auto cconv = ParseCconv("0rCrD_i");
+  ASSERT_TRUE(cconv.ok()) << cconv.status().ToString();
+  const std::vector<const Cconv*> cconvs = {&cconv.value()};
+  FunctionCallSites sites;
+  ASSERT_TRUE(DecodeCallSites(code, cconvs, &ops_, &sites).ok());
+  EXPECT_TRUE(sites.sites.empty());
+  EXPECT_TRUE(ops_.empty());
+}
+
 TEST_F(CallSiteTest, AnImportOrdinalPastTheTableIsAnInternalError) {
   // Decoding assumes verified code; a call naming an import the table lacks is reported.
   std::vector<const Cconv*> too_few;
