@@ -18,9 +18,7 @@ Registry& Registry::Get() {
 std::vector<const Backend*> Registry::SelectedBackends() const {
   std::vector<const Backend*> selected;
   for (const Backend& backend : backends_) {
-#ifdef RT_CTS_DRIVER
-    if (backend.driver != RT_CTS_DRIVER) continue;
-#endif
+    if (backend.driver != SelectedDriver()) continue;
     selected.push_back(&backend);
   }
   return selected;

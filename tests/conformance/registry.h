@@ -12,8 +12,8 @@
 //
 // Backends are registered explicitly by backends/<driver>.cc (RegisterBackends), never by static
 // initializers. A test binary serves one driver (CMakeLists.txt builds two per driver, splitting
-// the suites): the compile definition RT_CTS_DRIVER names the driver whose backends the suites
-// are instantiated for.
+// the suites): SelectedDriver() names the driver whose backends the suites are instantiated for.
+// Only selected_driver.cc is compiled per binary; the suites are compiled once for every driver.
 #ifndef IREE_RT_TESTS_CONFORMANCE_REGISTRY_H_
 #define IREE_RT_TESTS_CONFORMANCE_REGISTRY_H_
 
@@ -61,7 +61,7 @@ class Registry {
 
   void Register(Backend backend) { backends_.push_back(std::move(backend)); }
   const std::vector<Backend>& backends() const { return backends_; }
-  // The backends of the driver this binary was built for (RT_CTS_DRIVER).
+  // The backends of the driver this binary was built for (SelectedDriver()).
   std::vector<const Backend*> SelectedBackends() const;
 
  private:
@@ -70,6 +70,8 @@ class Registry {
 
 // Defined by the backends/<driver>.cc linked into the binary.
 void RegisterBackends(Registry& registry);
+// The driver this binary tests: selected_driver.cc, compiled with RT_CTS_DRIVER for each binary.
+std::string_view SelectedDriver();
 
 // The first expectation whose pattern matches |test_name|, or null.
 const Expectation* FindExpectation(const std::vector<Expectation>& list, std::string_view test_name);

@@ -40,7 +40,7 @@ TEST_P(RegistryTest, ThisBinarysBackendsAreRegistered) {
   const std::vector<const Backend*> selected = Registry::Get().SelectedBackends();
   ASSERT_FALSE(selected.empty());
   for (const Backend* backend : selected) {
-    EXPECT_EQ(backend->driver, RT_CTS_DRIVER);
+    EXPECT_EQ(backend->driver, SelectedDriver());
     EXPECT_FALSE(backend->name.empty());
     EXPECT_TRUE(backend->create_device);
     EXPECT_FALSE(backend->executable_format.empty());
@@ -55,7 +55,7 @@ TEST_P(RegistryTest, ThisBinarysBackendsAreRegistered) {
 TEST_P(RegistryTest, BackendIsSelected) {
   const std::vector<const Backend*> selected = Registry::Get().SelectedBackends();
   EXPECT_NE(std::find(selected.begin(), selected.end(), GetParam().backend), selected.end());
-  EXPECT_EQ(GetParam().backend->driver, RT_CTS_DRIVER);
+  EXPECT_EQ(GetParam().backend->driver, SelectedDriver());
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, RegistryTest, ::testing::ValuesIn(BackendParams()), BackendName);

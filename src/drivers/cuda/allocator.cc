@@ -16,8 +16,6 @@ namespace {
 
 // A bit only HOST_LOCAL has (HOST_LOCAL = 0x46, HOST_VISIBLE|HOST_COHERENT = 0x06).
 constexpr hal::MemoryTypeBits kHostLocalOnlyBit = 0x40;
-// A bit only DEVICE_LOCAL has (DEVICE_LOCAL = 0x30, DEVICE_VISIBLE = 0x10).
-constexpr hal::MemoryTypeBits kDeviceLocalOnlyBit = 0x20;
 
 }  // namespace
 

@@ -22,7 +22,8 @@
 #include "vm/bytecode/disassembler.h"
 #include "vm/bytecode/schema/module_def_generated.h"
 
-#if defined(__SANITIZE_ADDRESS__)
+#include "base/sanitizer.h"
+#if defined(IREE_RT_ASAN)  // gcc's and clang's ASan alike
 #include <sanitizer/asan_interface.h>
 #define RT_TEST_ASAN 1
 #endif

@@ -62,14 +62,16 @@ __attribute__((noinline)) uint32_t TouchStack() {
 
 TEST(TaskExecutorTest, HonoursWorkerCount) {
   for (uint32_t count : {1u, 3u, 8u}) {
-    Ref<TaskExecutor> executor = MakeExecutor(count);
-    ASSERT_TRUE(executor);
-    EXPECT_EQ(executor->worker_count(), count);
     // Post one closure per worker that waits for all the others: only |count| distinct
-    // threads can get through, which proves the pool has that many workers.
+    // threads can get through, which proves the pool has that many workers. The latch outlives
+    // the executor (declared first, destroyed after its workers are joined): a worker may still
+    // be inside arrive_and_wait, reading the latch, when this thread's wait returns.
     std::latch all_running(count);
     std::mutex mu;
     std::set<uint32_t> indices;
+    Ref<TaskExecutor> executor = MakeExecutor(count);
+    ASSERT_TRUE(executor);
+    EXPECT_EQ(executor->worker_count(), count);
     for (uint32_t i = 0; i < count; ++i) {
       executor->Post([&] {
         std::optional<uint32_t> index = executor->CurrentWorkerIndex();
