@@ -13,6 +13,7 @@ SUMMARY="$OUT/summary.txt"
 : > "$SUMMARY"
 export LD_LIBRARY_PATH="$PAYLOAD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export RT_CTS_CUDA_EXECUTABLES_DIR="$PAYLOAD/testdata"
+export RT_CUDA_TEST_PROGRAMS_DIR="$PAYLOAD/runs"
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv > "$OUT/gpu.txt" 2>&1
 cat "$OUT/gpu.txt"
@@ -64,6 +65,11 @@ if [[ $SECTIONS == *driver* ]]; then
   timeout 120 "$PAYLOAD/bin/rt_cuda_driver_test" > "$OUT/rt_cuda_driver_test.log" 2>&1
   echo "rt_cuda_driver_test exit=$?" >> "$SUMMARY"
   gtest_summary rt_cuda_driver_test "$OUT/rt_cuda_driver_test.log"
+  if [[ -x "$PAYLOAD/bin/cuda_executable_test" ]]; then
+    timeout 60 "$PAYLOAD/bin/cuda_executable_test" > "$OUT/cuda_executable_test.log" 2>&1
+    echo "cuda_executable_test exit=$?" >> "$SUMMARY"
+    gtest_summary cuda_executable_test "$OUT/cuda_executable_test.log"
+  fi
   grep "INFO" "$OUT/rt_cuda_driver_test.log" | tee -a "$SUMMARY"
 fi
 
@@ -85,6 +91,16 @@ if [[ $SECTIONS == *e2e* ]]; then
         fail=$((fail + 1)); unexpected+=("$name(rc=$rc)")
       fi
     done
+    # A program as iree-import-onnx writes it (dispatches named "main_graph$async_dispatch_...").
+    if [[ -f "$PAYLOAD/runs/onnx_relu_slice_cuda.vmfb" ]]; then
+      run_bounded 30 "$OUT/e2e_one.log" "$PAYLOAD/bin/iree-rt-run" --device="$device" \
+        --module="$PAYLOAD/runs/onnx_relu_slice_cuda.vmfb" \
+        "--input=2x8xf32=-1 2 -3 4 -5 6 -7 8 9 -10 11 -12 13 -14 15 -16" \
+        "--expected_output=2x4xf32=0 4 0 6 11 0 13 0"
+      rc=$?
+      { echo "=== $device onnx_relu_slice rc=$rc"; cat "$OUT/e2e_one.log"; } >> "$OUT/e2e.log"
+      if [[ $rc -eq 0 ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); unexpected+=("onnx_relu_slice(rc=$rc)"); fi
+    fi
     echo "e2e $device: passed=$pass failed=$fail negative_failed_as_expected=$expected_fail" | tee -a "$SUMMARY"
     for u in "${unexpected[@]}"; do echo "  unexpected: $u" | tee -a "$SUMMARY"; done
   done

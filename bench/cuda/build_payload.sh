@@ -12,12 +12,12 @@ P=.gpu/cuda
 export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 [[ -f $B/build.ninja ]] || cmake -G Ninja -S . -B $B -DIREE_RT_DRIVER_CUDA=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
-ninja -C $B -j2 rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test iree-rt-check \
-  iree-rt-benchmark iree-rt-run e2e_modules_cuda
+ninja -C $B -j2 rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test cuda_executable_test \
+  iree-rt-check iree-rt-benchmark iree-rt-run e2e_modules_cuda
 rm -rf $P
-mkdir -p $P/bin $P/testdata $P/e2e $P/bench
-for b in rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test iree-rt-check iree-rt-benchmark \
-    iree-rt-run; do
+mkdir -p $P/bin $P/testdata $P/e2e $P/runs $P/bench
+for b in rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test cuda_executable_test iree-rt-check \
+    iree-rt-benchmark iree-rt-run; do
   objcopy --strip-debug $B/bin/$b $P/bin/$b  # symbols stay, for backtraces of hangs
 done
 # iree-rt-benchmark links the system's Google Benchmark dynamically; the GPU machine has none.
@@ -25,6 +25,7 @@ mkdir -p $P/lib
 for lib in $(ldd $B/bin/iree-rt-benchmark | awk '/libbenchmark/ {print $3}'); do cp -L "$lib" $P/lib/; done
 cp $B/tests/testdata/executables/rt_exe_*_cuda.bin $P/testdata/
 cp $B/tests/e2e/e2e_*_cuda.vmfb $P/e2e/
+cp $B/tests/testdata/onnx/onnx_*_cuda.vmfb $P/runs/  # run by iree-rt-run, not iree-rt-check
 COMPILER=build/venv/bin/iree-compile
 PYTHON=build/venv/bin/python  # has numpy, for gen_models.py
 GEN=$B/bench/cuda

@@ -167,6 +167,9 @@ TEST_P(ExecutableTest, LookupExportByNameNotFound) {
   ASSERT_TRUE(executable);
   EXPECT_TRUE(IsError(executable->LookupExport("not_an_export").status(), StatusCode::kNotFound,
                       "not_an_export"));
+  // The message lists what the executable has, so a spelling mismatch shows.
+  EXPECT_TRUE(IsError(executable->LookupExport("not_an_export").status(), StatusCode::kNotFound,
+                      "its 1 exports are 'abs'"));
   EXPECT_TRUE(IsError(executable->LookupExport("").status(), StatusCode::kNotFound));
   EXPECT_TRUE(IsError(executable->LookupExport("ab").status(), StatusCode::kNotFound));
 }

@@ -53,11 +53,12 @@ StatusOr<const cuda_fb::Executable*> VerifyExecutable(std::span<const uint8_t> d
   return cuda_fb::GetExecutable(payload);
 }
 
-}  // namespace
-
-StatusOr<Ref<Executable>> Executable::Load(Ref<Context> context, std::span<const uint8_t> data,
-                                           const KernelLimits& limits) {
-  RT_ASSIGN_OR_RETURN(const cuda_fb::Executable* def, VerifyExecutable(data));
+// Checks every export against |limits| and describes it. An export's name is its symbol name as
+// the program spells it (the name field), which executable.lookup.function matches; the PTX
+// kernel name (entry_name) is that name with the characters PTX forbids replaced ('$' -> '_'),
+// so it stands in only where a compiler wrote no name.
+StatusOr<std::vector<hal::ExportInfo>> DescribeEntries(const cuda_fb::Executable* def,
+                                                       const KernelLimits& limits) {
   const auto* modules = def->modules();
   const auto* entries = def->entries();
   if (!modules || modules->size() == 0) return base::InvalidArgumentError("CUDA executable has no modules");
@@ -69,7 +70,8 @@ StatusOr<Ref<Executable>> Executable::Load(Ref<Context> context, std::span<const
     if (!entry->entry_name() || entry->entry_name()->size() == 0) {
       return base::InvalidArgumentError("export ", i, " has no kernel name");
     }
-    const std::string name = entry->entry_name()->str();
+    const std::string name = entry->name() && entry->name()->size() > 0 ? entry->name()->str()
+                                                                        : entry->entry_name()->str();
     if (entry->module_index() >= modules->size()) {
       return base::InvalidArgumentError("export '", name, "' names module ", entry->module_index(),
                                         " of ", modules->size());
@@ -113,6 +115,23 @@ StatusOr<Ref<Executable>> Executable::Load(Ref<Context> context, std::span<const
       return base::InvalidArgumentError("module ", i, " has an empty PTX image");
     }
   }
+  return exports;
+}
+
+}  // namespace
+
+StatusOr<std::vector<hal::ExportInfo>> Executable::DescribeExports(std::span<const uint8_t> data,
+                                                                   const KernelLimits& limits) {
+  RT_ASSIGN_OR_RETURN(const cuda_fb::Executable* def, VerifyExecutable(data));
+  return DescribeEntries(def, limits);
+}
+
+StatusOr<Ref<Executable>> Executable::Load(Ref<Context> context, std::span<const uint8_t> data,
+                                           const KernelLimits& limits) {
+  RT_ASSIGN_OR_RETURN(const cuda_fb::Executable* def, VerifyExecutable(data));
+  RT_ASSIGN_OR_RETURN(std::vector<hal::ExportInfo> exports, DescribeEntries(def, limits));
+  const auto* modules = def->modules();
+  const auto* entries = def->entries();
 
   // Everything is verified; only now does the data reach the CUDA JIT.
   const DynamicSymbols& syms = context->syms();

@@ -39,6 +39,10 @@ class Executable final : public hal::Executable {
   static base::StatusOr<base::Ref<Executable>> Load(base::Ref<Context> context,
                                                     std::span<const uint8_t> data,
                                                     const KernelLimits& limits);
+  // The verification half of Load, which needs no device: the exports |data| describes, or the
+  // error Load would give before reaching the driver.
+  static base::StatusOr<std::vector<hal::ExportInfo>> DescribeExports(std::span<const uint8_t> data,
+                                                                      const KernelLimits& limits);
   ~Executable() override;
 
   const Kernel& kernel(uint32_t ordinal) const { return kernels_[ordinal]; }
