@@ -33,11 +33,29 @@ StatusOr<Ref<hal::Device>> CreateDevice(hal::DriverRegistry& registry, const std
   return driver->CreateDevice(parsed);
 }
 
-StatusOr<Ref<vm::Module>> LoadModule(vm::Instance& instance, const std::string& path) {
+// A module file read whole into memory (--module_mode=preload). Heap storage is 16-byte
+// aligned, as the loader needs.
+class PreloadedFile final : public base::RefObject {
+ public:
+  explicit PreloadedFile(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)) {}
+  std::span<const uint8_t> span() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+StatusOr<Ref<vm::Module>> LoadModule(vm::Instance& instance, const std::string& path, ModuleMode mode) {
+  // The file is mapped either way; preload copies it and lets the mapping go.
   RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> file, base::MappedFile::Open(path));
+  Ref<base::RefObject> owner = file;
   std::span<const uint8_t> bytes = file->span();
+  if (mode == ModuleMode::kPreload) {
+    auto copy = base::MakeRef<PreloadedFile>(std::vector<uint8_t>(bytes.begin(), bytes.end()));
+    bytes = copy->span();
+    owner = std::move(copy);
+  }
   RT_ASSIGN_OR_RETURN(Ref<vm::bytecode::BytecodeModule> module,
-                      vm::bytecode::BytecodeModule::Load(instance, bytes, std::move(file)));
+                      vm::bytecode::BytecodeModule::Load(instance, bytes, std::move(owner)));
   return Ref<vm::Module>(std::move(module));
 }
 
@@ -99,7 +117,7 @@ StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& o
   session->modules_.push_back(std::move(check_module));
   for (const std::string& path : options.module_paths) {
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> module,
-                        Annotated(LoadModule(*session->instance_, path), "loading module", path));
+                        Annotated(LoadModule(*session->instance_, path, options.module_mode), "loading module", path));
     session->modules_.push_back(std::move(module));
   }
   RT_RETURN_IF_ERROR(session->ResetContext());
@@ -143,8 +161,25 @@ StatusOr<std::string> RunSession::UserCconv(const vm::ExportInfo& info) {
   return cconv.erase(separator - 2, 2);
 }
 
+std::string RunSession::Signature(const vm::ExportInfo& info) {
+  std::string text = base::StrCat("@", info.name, "(", info.cconv, ")");
+  for (const vm::Attr& attr : info.attrs) {
+    if (attr.key == "iree.abi.declaration") text += base::StrCat(" `", attr.value, "`");
+  }
+  return text;
+}
+
 StatusOr<vm::Context::Function> RunSession::LookupFunction(std::string_view name) {
-  if (!name.empty()) return context_->LookupFunction(name);
+  if (!name.empty()) {
+    auto function = context_->LookupFunction(name);
+    if (function.ok() || function.status().code() != base::StatusCode::kNotFound) return function;
+    std::string listing;
+    for (const vm::ExportInfo& info : main_module().exports()) {
+      if (IsPublicExport(info.name)) listing += base::StrCat("\n  ", Signature(info));
+    }
+    return base::NotFoundError("module '", main_module().name(), "' has no function '", name,
+                               "'; its public exports are:", listing);
+  }
   std::vector<std::string_view> candidates;
   for (const vm::ExportInfo& info : main_module().exports()) {
     if (IsPublicExport(info.name)) candidates.push_back(info.name);
@@ -164,8 +199,12 @@ StatusOr<vm::Context::Function> RunSession::LookupFunction(std::string_view name
 StatusOr<std::vector<vm::Value>> RunSession::ParseInputs(const vm::Context::Function& function,
                                                          std::span<const std::string> specs) {
   RT_ASSIGN_OR_RETURN(std::string cconv, UserCconv(*function.info));
-  RT_ASSIGN_OR_RETURN(std::vector<vm::Value> values,
-                      tooling::ParseInputs(specs, cconv, &device().allocator()));
+  auto parsed = tooling::ParseInputs(specs, cconv, &device().allocator());
+  if (!parsed.ok()) {
+    Status status = parsed.status();
+    return status.Annotate(base::StrCat("inputs of ", Signature(*function.info)));
+  }
+  std::vector<vm::Value> values = std::move(parsed).value();
   for (vm::Value& value : values) {
     if (value.type() != vm::ValueType::kRef) continue;
     Ref<hal::BufferView> view = value.ref().GetRef<hal::BufferView>();

@@ -26,10 +26,15 @@
 
 namespace iree_rt::tooling {
 
+// How --module files reach memory: mapped (pages shared and loaded on use) or read whole at start
+// (IREE's tools' default; steadier first-call times).
+enum class ModuleMode { kMmap, kPreload };
+
 struct SessionOptions {
   std::vector<std::string> device_uris;   // --device flags, in order; empty means {"local-task"}
   std::vector<std::string> module_paths;  // --module flags, in order; the last is the main module
   std::vector<std::string> limits;        // --limit flags: "max_call_depth=64", "...=unlimited"
+  ModuleMode module_mode = ModuleMode::kMmap;  // --module_mode
 };
 
 // An instance, the devices, the hal and check modules, the loaded modules and one context over
@@ -49,11 +54,13 @@ class RunSession {
   // states). Functions looked up before refer to the old context and must be looked up again.
   base::Status ResetContext();
 
-  // Resolves --function (empty: the main module's only public export) to a function.
+  // Resolves --function (empty: the main module's only public export) to a function. NOT_FOUND
+  // for an unknown name lists the main module's public exports with their signatures.
   base::StatusOr<vm::Context::Function> LookupFunction(std::string_view name);
 
   // Parses iree-run-module-style input specs for |function|. Tensors are uploaded to the first
   // device's device-local memory, so a GPU does not read them over the bus at every call.
+  // Errors carry the function's signature.
   base::StatusOr<std::vector<vm::Value>> ParseInputs(const vm::Context::Function& function,
                                                      std::span<const std::string> specs);
 
@@ -74,6 +81,9 @@ class RunSession {
   static bool IsAsync(const vm::ExportInfo& info);
   // Whether |name| is meant for callers: not "__"-prefixed internals, not "$" variants.
   static bool IsPublicExport(std::string_view name);
+  // "@name(cconv)" followed by the source declaration the compiler recorded, when it did
+  // (`func @main(%input0: tensor<1x3x224x224xf32>) -> ...`).
+  static std::string Signature(const vm::ExportInfo& info);
 
  private:
   RunSession() = default;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "tooling/info_flags.h"
 #include "tooling/run_session.h"
 #include "vm/cconv.h"
 #include "vm/context.h"
@@ -36,6 +37,7 @@ struct Flags {
   std::vector<std::string> inputs;
   std::vector<std::string> devices;
   std::vector<std::string> limits;
+  tooling::ModuleMode module_mode = tooling::ModuleMode::kMmap;
   // --benchmark_min_time=Nx: a fixed iteration count (the library we link, 1.7, has no 'x').
   std::optional<int64_t> iterations;
 };
@@ -94,6 +96,7 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
     std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::fputs(kUsage, stdout);
+      std::fputs(tooling::kInfoFlagsUsage, stdout);
       std::exit(0);
     }
     if (arg.substr(0, 12) == "--benchmark_") {
@@ -114,6 +117,12 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
         }
       }
       if (!copy.empty()) benchmark_args.push_back(std::move(copy));
+      continue;
+    }
+    tooling::SessionOptions info_options;
+    RT_ASSIGN_OR_RETURN(bool handled, tooling::HandleInfoFlag("iree-rt-benchmark", arg, &info_options));
+    if (handled) {
+      flags.module_mode = info_options.module_mode;
       continue;
     }
     const size_t eq = arg.find('=');
@@ -184,6 +193,7 @@ Status Run(const Flags& flags) {
   options.device_uris = flags.devices;
   options.limits = flags.limits;
   options.module_paths = flags.modules;
+  options.module_mode = flags.module_mode;
   RT_ASSIGN_OR_RETURN(std::unique_ptr<tooling::RunSession> session,
                       tooling::RunSession::Create(options));
   RT_ASSIGN_OR_RETURN(std::vector<std::string> names,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "tooling/info_flags.h"
 #include "tooling/run_session.h"
 #include "vm/context.h"
 #include "vm/module.h"
@@ -40,6 +41,8 @@ StatusOr<tooling::SessionOptions> ParseFlags(int argc, char** argv, bool* help) 
       *help = true;
       return options;
     }
+    RT_ASSIGN_OR_RETURN(bool handled, tooling::HandleInfoFlag("iree-rt-check", arg, &options));
+    if (handled) continue;
     const size_t eq = arg.find('=');
     const std::string_view name = eq == std::string_view::npos ? arg : arg.substr(0, eq);
     if (name == "--module" && eq != std::string_view::npos) {
@@ -121,6 +124,7 @@ int main(int argc, char** argv) {
   auto options = iree_rt::ParseFlags(argc, argv, &help);
   if (help) {
     std::fputs(iree_rt::kUsage, stdout);
+    std::fputs(iree_rt::tooling::kInfoFlagsUsage, stdout);
     return 0;
   }
   if (!options.ok()) {

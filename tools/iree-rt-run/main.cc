@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "expected_outputs.h"
 #include "tooling/function_io.h"
+#include "tooling/info_flags.h"
 #include "tooling/run_session.h"
 #include "vm/context.h"
 
@@ -56,6 +57,11 @@ constexpr const char kUsage[] =
     "             max_list_length, max_allocation_size, max_context_memory (bytes),\n"
     "             max_module_size, max_call_steps; VALUE is a number or 'unlimited'\n";
 
+void PrintUsage() {
+  std::fputs(kUsage, stdout);
+  std::fputs(tooling::kInfoFlagsUsage, stdout);
+}
+
 StatusOr<double> ParseNumber(std::string_view name, const std::string& value) {
   char* end = nullptr;
   errno = 0;
@@ -83,9 +89,11 @@ Status ParseFlagfile(const std::string& path, Flags& flags, int depth) {
 
 Status ParseFlag(std::string_view arg, Flags& flags, int depth) {
   if (arg == "--help" || arg == "-h") {
-    std::fputs(kUsage, stdout);
+    PrintUsage();
     std::exit(0);
   }
+  RT_ASSIGN_OR_RETURN(bool handled, tooling::HandleInfoFlag("iree-rt-run", arg, &flags.session));
+  if (handled) return Status::Ok();
   const size_t eq = arg.find('=');
   if (arg.substr(0, 2) != "--" || eq == std::string_view::npos) {
     return base::InvalidArgumentError("unrecognized argument `", arg, "` (flags are --name=value)");

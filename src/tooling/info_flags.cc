@@ -1,0 +1,106 @@
+#include "tooling/info_flags.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "api/driver_registration.h"
+#include "hal/driver_registry.h"
+#include "iree_rt.h"
+
+namespace iree_rt::tooling {
+
+const char kInfoFlagsUsage[] =
+    "  --version  the tool and runtime version\n"
+    "  --list_drivers  the HAL drivers built in\n"
+    "  --list_devices[=DRIVER], --dump_devices[=DRIVER]  the devices each driver finds (as\n"
+    "             URIs for --device), with their properties for --dump_devices\n"
+    "  --module_mode=mmap|preload  map --module files (default) or read them into memory\n";
+
+namespace {
+
+base::StatusOr<hal::DriverRegistry> Registry() {
+  hal::DriverRegistry registry;
+  RT_RETURN_IF_ERROR(drivers::RegisterEnabledDrivers(registry));
+  return registry;
+}
+
+[[noreturn]] void PrintAndExit(std::string_view tool, const base::StatusOr<std::string>& text) {
+  if (!text.ok()) {
+    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(tool.size()), tool.data(),
+                 text.status().ToString().c_str());
+    std::exit(1);
+  }
+  std::fwrite(text->data(), 1, text->size(), stdout);
+  std::exit(0);
+}
+
+}  // namespace
+
+std::string ListDrivers() {
+  auto registry = Registry();
+  if (!registry.ok()) return base::StrCat("# cannot register drivers: ", registry.status().ToString(), "\n");
+  std::string out = "# HAL drivers built into iree_rt; --list_devices=DRIVER lists a driver's devices.\n";
+  for (const hal::DriverFactory& factory : registry->factories()) {
+    out += base::StrCat(factory.name, ": ", factory.description, "\n");
+  }
+  return out;
+}
+
+base::StatusOr<std::string> ListDevices(std::string_view driver, bool dump) {
+  RT_ASSIGN_OR_RETURN(hal::DriverRegistry registry, Registry());
+  bool found = driver.empty();
+  std::string out;
+  for (const hal::DriverFactory& factory : registry.factories()) {
+    if (!driver.empty() && factory.name != driver) continue;
+    found = true;
+    auto created = factory.create();
+    if (!created.ok()) {
+      out += base::StrCat("# ", factory.name, ": unavailable: ", created.status().ToString(), "\n");
+      continue;
+    }
+    auto devices = (*created)->EnumerateDevices();
+    if (!devices.ok()) {
+      out += base::StrCat("# ", factory.name, ": ", devices.status().ToString(), "\n");
+      continue;
+    }
+    for (const hal::DeviceInfo& info : *devices) {
+      if (!dump) {
+        out += info.uri + "\n";
+        continue;
+      }
+      out += base::StrCat("# ", info.uri, "\n  name: ", info.name, "\n  driver: ", factory.name, "\n");
+      for (const auto& [key, value] : info.properties) out += base::StrCat("  ", key, ": ", value, "\n");
+    }
+  }
+  if (!found) {
+    return base::NotFoundError("no driver named '", driver, "' (--list_drivers lists them)");
+  }
+  return out;
+}
+
+base::StatusOr<bool> HandleInfoFlag(std::string_view tool, std::string_view arg, SessionOptions* options) {
+  const size_t eq = arg.find('=');
+  const std::string_view name = arg.substr(0, eq);
+  const std::string_view value = eq == std::string_view::npos ? "" : arg.substr(eq + 1);
+  if (name == "--version") {
+    PrintAndExit(tool, base::StrCat(tool, " (iree_rt ", IREE_RT_PACKAGE_VERSION, ", ABI ",
+                                    IREE_RT_ABI_VERSION_MAJOR, ".", IREE_RT_ABI_VERSION_MINOR,
+                                    "; runs modules of iree-base-compiler 3.13.0)\n"));
+  }
+  if (name == "--list_drivers") PrintAndExit(tool, ListDrivers());
+  if (name == "--list_devices") PrintAndExit(tool, ListDevices(value, /*dump=*/false));
+  if (name == "--dump_devices") PrintAndExit(tool, ListDevices(value, /*dump=*/true));
+  if (name == "--module_mode") {
+    if (value == "preload") {
+      options->module_mode = ModuleMode::kPreload;
+    } else if (value == "mmap") {
+      options->module_mode = ModuleMode::kMmap;
+    } else {
+      return base::InvalidArgumentError("bad --module_mode=", value, " (preload or mmap)");
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace iree_rt::tooling
