@@ -38,7 +38,7 @@ for arg in "$@"; do
 done
 
 # Each stage's share of the 45 minutes (2,700 s) that CI may spend, in seconds.
-declare -A STAGE_BUDGET=([setup]=420 [regular]=720 [asan+ubsan]=960 [tsan]=360 [fuzz]=240)
+declare -A STAGE_BUDGET=([setup]=600 [regular]=720 [asan+ubsan]=900 [tsan]=300 [fuzz]=180)
 TOTAL_BUDGET=2700
 SCALE=${IREE_RT_TEST_BUDGET_SCALE:-1}
 [ "$FULL" -eq 1 ] && SCALE=0
