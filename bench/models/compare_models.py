@@ -81,7 +81,7 @@ def main():
             err = float(np.max(np.abs(ours.astype(np.float64) - reference.astype(np.float64))))
             scale = float(np.max(np.abs(reference))) or 1.0
             # Paired alternating runs: each pair times ours, then IREE's, back to back.
-            ratios, ours_ms, iree_ms = [], [], []
+            ratios, ours_ms, iree_ms, b1, b2 = [], [], [], "", ""
             for _ in range(args.pairs):
                 _, b1 = run([os.path.join(args.ours, "iree-rt-benchmark"), f"--device={our_uri}", *common,
                              f"--benchmark_min_time={args.min_time}"])
