@@ -2,7 +2,7 @@
 # Installs what building and testing iree_rt needs, if missing: Debian packages, and the pinned
 # upstream compiler (iree-base-compiler==3.13.0) in a virtualenv at build/venv, with IREE's own
 # runtime tools (iree-base-runtime==3.13.0), which the differential tests and benchmarks compare
-# against.
+# against, and the model zoo's frameworks (tests/models/requirements.txt).
 # Idempotent and quiet when everything is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,4 +37,14 @@ fi
 if ! build/venv/bin/iree-run-module --help >/dev/null 2>&1; then
   echo "setup: installing iree-base-runtime==$IREE_VERSION into build/venv"
   build/venv/bin/pip install -q --disable-pip-version-check "iree-base-runtime==$IREE_VERSION"
+fi
+# The model zoo's frameworks (tests/models): JAX, Keras, Flax, transformers, at the pinned versions.
+if ! build/venv/bin/python - tests/models/requirements.txt <<'PY' 2>/dev/null
+import importlib.metadata as m, sys
+pins = [l.split("==") for l in open(sys.argv[1]) if "==" in l and not l.startswith("#")]
+sys.exit(any(m.version(n.strip()) != v.strip() for n, v in pins))
+PY
+then
+  echo "setup: installing the model zoo's packages (tests/models/requirements.txt) into build/venv"
+  build/venv/bin/pip install -q --disable-pip-version-check -r tests/models/requirements.txt
 fi
