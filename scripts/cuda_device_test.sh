@@ -3,7 +3,7 @@
 #   <payload>/bin/{rt_conformance_cuda,rt_conformance_cuda_queue,rt_cuda_driver_test,iree-rt-check}
 #   <payload>/lib/libiree_rt.so*   <payload>/testdata/*.bin   <payload>/e2e/*.vmfb
 # Logs and a summary go to $OUT (default /tmp/cuda_device_test). Usage:
-#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench]
+#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench,zoo]
 set -u
 PAYLOAD=$(cd "${1:-.gpu/cuda}" && pwd)
 SECTIONS=${2:-cts,driver,e2e,memcheck,bench}
@@ -144,5 +144,27 @@ if [[ $SECTIONS == *bench* && -x "$PAYLOAD/bin/iree-rt-benchmark" ]]; then
       echo "bench $workload $device: ${runs[*]}" | tee -a "$SUMMARY"
     done
   done
+fi
+# The model zoo (bench/cuda/build_payload.sh puts it in $PAYLOAD/zoo): weights drawn here from each
+# .weights.json, then each model under IREE's runtime and ours in graph and stream mode: same bytes
+# and within tolerance of JAX's output. Needs IREE's iree-run-module: IREE_RUN_MODULE or .gpu/iree.
+IREE_RUN_MODULE=${IREE_RUN_MODULE:-$PAYLOAD/../iree/iree-run-module}
+if [[ $SECTIONS == *zoo* ]]; then
+  if [[ ! -d $PAYLOAD/zoo || ! -x $IREE_RUN_MODULE ]]; then
+    echo "zoo: skipped (no $PAYLOAD/zoo or no IREE iree-run-module at $IREE_RUN_MODULE)" | tee -a "$SUMMARY"
+  else
+    HERE=$(cd "$(dirname "$0")" && pwd)
+    for spec in "$PAYLOAD"/zoo/*.weights.json; do
+      model=${spec%.weights.json}
+      python3 "$HERE/../tests/models/zoo_weights.py" "$spec" "$model.weights.npy" >> "$OUT/zoo.log" 2>&1
+      for mode in graph stream; do
+        use_streams=false; [[ $mode == stream ]] && use_streams=true
+        line=$(python3 "$HERE/../tests/models/check_model.py" --ours "$PAYLOAD/bin/iree-rt-run" \
+          --theirs "$IREE_RUN_MODULE" --model "$model" --module "$model.cuda.vmfb" --device cuda \
+          --ours-device "cuda://0?command_buffer_mode=$mode" --theirs-flag=--cuda_use_streams=$use_streams 2>&1)
+        echo "zoo $mode: rc=$? $line" | tee -a "$SUMMARY"
+      done
+    done
+  fi
 fi
 cat "$SUMMARY"

@@ -45,6 +45,20 @@ $COMPILER --iree-hal-target-device=cuda --iree-cuda-target=sm_80 $GEN/chain.mlir
 cp $GEN/chain_binaries/*.ptx $P/bench/chain.ptx
 $PYTHON -c "import numpy, sys; numpy.save(sys.argv[1], numpy.arange(4096, dtype=numpy.float32))" \
   $P/bench/ramp.npy  # upload_check's .npy input
+# The model zoo for cuda (tests/models/zoo.py) with the weights as the first argument: the
+# programs stay small, and the GPU machine draws the weights from each .weights.json with numpy
+# (tests/models/zoo_weights.py). Skipped without the zoo's packages in build/venv.
+if KERAS_BACKEND=jax $PYTHON -c "import jax, keras, transformers, flax" 2>/dev/null; then
+  mkdir -p $P/zoo $GEN/zoo
+  for model in $($PYTHON tests/models/zoo.py list); do
+    $PYTHON tests/models/zoo.py export $model $GEN/zoo --weights arg
+    $COMPILER --iree-input-type=stablehlo --iree-hal-target-device=cuda --iree-cuda-target=sm_80 \
+      $GEN/zoo/$model.mlir -o $P/zoo/$model.cuda.vmfb
+    cp $GEN/zoo/$model.input*.npy $GEN/zoo/$model.expected.npy $GEN/zoo/$model.weights.json $P/zoo/
+  done
+else
+  echo "build_payload: no model zoo (its packages are not in build/venv: scripts/setup.sh)"
+fi
 # Bench-only raw driver-API harness: links libcuda (the stub at build time, libcuda.so.1 there).
 CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
 g++ -O2 -std=c++20 -I$CUDA_ROOT/include bench/cuda/raw_graph.cc -o $P/bin/raw_graph \

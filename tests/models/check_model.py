@@ -6,7 +6,8 @@ with the framework's output within a tolerance.
   check_model.py --ours IREE_RT_RUN --theirs IREE_RUN_MODULE --model PREFIX --device D
                  [--tolerance T] [--ours-flag F ...] [--work DIR]
 
-PREFIX names the files zoo.py writes: PREFIX.vmfb, PREFIX.input0.npy ..., PREFIX.expected.npy.
+PREFIX names the files zoo.py writes: PREFIX.vmfb, PREFIX.input0.npy ..., PREFIX.expected.npy;
+a PREFIX.weights.npy (zoo_weights.py, for a program exported with --weights=arg) is passed first.
 
 Error against the framework: max |ours - expected| / max |expected| (relative to the output's
 scale, so a logit vector in the hundreds and an activation near 1 are judged alike).
@@ -46,6 +47,7 @@ def main():
     parser.add_argument("--ours", required=True)
     parser.add_argument("--theirs", required=True)
     parser.add_argument("--model", required=True)
+    parser.add_argument("--module", help="the .vmfb when it is not PREFIX.vmfb")
     parser.add_argument("--device", required=True)
     parser.add_argument("--tolerance", type=float, default=1e-3)
     parser.add_argument("--ours-device", help="our device URI when it differs from --device "
@@ -56,8 +58,10 @@ def main():
     args = parser.parse_args()
 
     name = os.path.basename(args.model)
-    module = args.model + ".vmfb"
+    module = args.module or args.model + ".vmfb"
     inputs = sorted(glob.glob(glob.escape(args.model) + ".input*.npy"))
+    if os.path.exists(args.model + ".weights.npy"):
+        inputs.insert(0, args.model + ".weights.npy")
     if not os.path.exists(module) or not inputs:
         sys.exit(f"FAILED: no {module} or no {args.model}.input*.npy (run zoo.py prepare)")
     with tempfile.TemporaryDirectory(dir=args.work) as work:
