@@ -150,6 +150,16 @@ base::Ref<Buffer> Buffer::WrapReadOnly(std::span<const uint8_t> data,
   return buffer;
 }
 
+base::Ref<Buffer> Buffer::WrapMutable(std::span<uint8_t> data,
+                                      base::Ref<base::RefObject> keep_alive, uint32_t access) {
+  base::Ref<Buffer> buffer = base::Ref<Buffer>::Adopt(new Buffer());
+  buffer->data_ = data.data();
+  buffer->length_ = data.size();
+  buffer->access_ = access | kMutable;
+  buffer->keep_alive_ = std::move(keep_alive);
+  return buffer;
+}
+
 StatusOr<base::Ref<Buffer>> Buffer::Clone(const Buffer& source, uint64_t offset, uint64_t length,
                                           uint32_t alignment, const ContextQuota* quota) {
   RT_ASSIGN_OR_RETURN(std::span<const uint8_t> bytes, source.ReadRange(offset, length));

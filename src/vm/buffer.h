@@ -37,6 +37,12 @@ class Buffer : public base::RefObject {
   static base::Ref<Buffer> WrapReadOnly(std::span<const uint8_t> data,
                                         base::Ref<base::RefObject> keep_alive,
                                         uint32_t access = kOriginModule);
+  // A mutable buffer over memory the caller owns (a dispatch's binding): valid while |keep_alive|
+  // is held, or, with null, for as long as the caller keeps |data| alive and drops every ref
+  // to the buffer before freeing it.
+  static base::Ref<Buffer> WrapMutable(std::span<uint8_t> data,
+                                       base::Ref<base::RefObject> keep_alive,
+                                       uint32_t access = kMutable | kOriginHost);
   // A new mutable buffer holding bytes [offset, offset+length) of |source|.
   static base::StatusOr<base::Ref<Buffer>> Clone(const Buffer& source, uint64_t offset,
                                                   uint64_t length, uint32_t alignment,

@@ -189,7 +189,7 @@ TEST_P(FailureTest, MalformedExecutableDataIsRejected) {
 TEST_P(FailureTest, UnsupportedFormatIsIncompatible) {
   const std::vector<uint8_t> good = ExecutableData("abs");
   ASSERT_FALSE(good.empty());
-  for (const char* format : {"FOO?", "cuda-nvptx-fb", "embedded-elf-riscv_64", "vmvx-bytecode-fb"}) {
+  for (const char* format : {"FOO?", "cuda-nvptx-fb", "embedded-elf-riscv_64", "vmvx-bytecode-fb-v2"}) {
     EXPECT_TRUE(IsError(Prepare(format, good).status(), StatusCode::kIncompatible)) << format;
   }
 }

@@ -75,10 +75,10 @@ Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordi
     binding_ptrs.push_back(ptr);
     binding_lengths.push_back(static_cast<size_t>(bindings[i].length));
   }
-  const ExecutableLibrary& library = cpu_executable->library();
+  const DispatchProgram& program = cpu_executable->program();
   uint32_t concurrency = executor_ ? executor_->worker_count() + 1 : 1;
   alignas(64) DispatchStateV0 state;
-  RT_RETURN_IF_ERROR(library.PrepareDispatch(export_ordinal, count, constants,
+  RT_RETURN_IF_ERROR(program.PrepareDispatch(export_ordinal, count, constants,
                                              std::span<void* const>(binding_ptrs),
                                              std::span<const size_t>(binding_lengths), std::min<uint32_t>(concurrency, 255),
                                              &state));
@@ -90,7 +90,7 @@ Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordi
       return base::ResourceExhaustedError("cannot allocate ", local_size, " bytes of workgroup memory");
     }
     uint32_t z = tile / count_xy, rem = tile % count_xy;
-    return library.RunWorkgroup(export_ordinal, state, rem % count_x, rem / count_x, z, processor_id,
+    return program.RunWorkgroup(export_ordinal, state, rem % count_x, rem / count_x, z, processor_id,
                                 local, local_size);
   };
   if (executor_) {

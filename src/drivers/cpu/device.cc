@@ -35,7 +35,7 @@ Device::~Device() {
 }
 
 StatusOr<int64_t> Device::QueryI64Impl(std::string_view category, std::string_view key) {
-  if (category == "hal.executable.format") return ExecutableLibrary::SupportsFormat(key) ? 1 : 0;
+  if (category == "hal.executable.format") return Executable::SupportsFormat(key) ? 1 : 0;
   if (category == "hal.device" && key == "concurrency") return 1;  // one queue
   if (category == "hal.dispatch" && key == "concurrency") {
     return executor_ ? static_cast<int64_t>(executor_->worker_count()) : 1;

@@ -1,10 +1,11 @@
-// cpu::Executable: a loaded CPU executable library (embedded ELF or system library).
+// cpu::Executable: a loaded CPU executable: an llvm-cpu library (embedded ELF or system library)
+// or a VMVX bytecode module, both behind DispatchProgram.
 #ifndef IREE_RT_DRIVERS_CPU_EXECUTABLE_H_
 #define IREE_RT_DRIVERS_CPU_EXECUTABLE_H_
 
 #include <memory>
 
-#include "drivers/cpu/loader/executable_library.h"
+#include "drivers/cpu/dispatch_program.h"
 #include "drivers/cpu/task/tile_cost.h"
 #include "hal/executable.h"
 
@@ -12,14 +13,17 @@ namespace iree_rt::drivers::cpu {
 
 class Executable final : public hal::Executable {
  public:
+  // True for the formats Load accepts on this host.
+  static bool SupportsFormat(std::string_view format);
+
   static base::StatusOr<base::Ref<Executable>> Load(std::string_view format,
                                                     std::span<const uint8_t> data,
                                                     std::span<const uint32_t> constants);
 
-  const ExecutableLibrary& library() const { return *library_; }
+  const DispatchProgram& program() const { return *program_; }
   // Bytes of workgroup-local memory |ordinal| needs.
   uint32_t local_memory_size(uint32_t ordinal) const {
-    return library_->export_info(ordinal).local_memory_size;
+    return program_->export_info(ordinal).local_memory_size;
   }
 
   // What one workgroup of |ordinal| has cost so far, which sizes its parallel loops.
@@ -33,11 +37,11 @@ class Executable final : public hal::Executable {
 
  private:
   static constexpr char kTypeTag = 0;
-  Executable(std::vector<hal::ExportInfo> exports, std::unique_ptr<ExecutableLibrary> library)
-      : hal::Executable(std::move(exports)), library_(std::move(library)),
-        tile_costs_(new TileCost[library_->export_count()]) {}
+  Executable(std::vector<hal::ExportInfo> exports, std::unique_ptr<DispatchProgram> program)
+      : hal::Executable(std::move(exports)), program_(std::move(program)),
+        tile_costs_(new TileCost[program_->export_count()]) {}
 
-  std::unique_ptr<ExecutableLibrary> library_;
+  std::unique_ptr<DispatchProgram> program_;
   std::unique_ptr<TileCost[]> tile_costs_;  // statistics: updated through a const executable
 };
 

@@ -2,6 +2,7 @@
 
 #include "drivers/cpu/executable.h"
 #include "drivers/cpu/loader/executable_library.h"
+#include "drivers/cpu/vmvx/vmvx_program.h"
 
 namespace iree_rt::drivers::cpu {
 
@@ -25,11 +26,12 @@ std::vector<std::string> ExecutableCache::SupportedFormats() const {
     std::string format = std::string(kind) + kHostArch;
     if (ExecutableLibrary::SupportsFormat(format)) formats.push_back(std::move(format));
   }
+  formats.emplace_back(VmvxProgram::kFormat);
   return formats;
 }
 
 bool ExecutableCache::CanPrepareFormatImpl(std::string_view format) const {
-  return ExecutableLibrary::SupportsFormat(format);
+  return Executable::SupportsFormat(format);
 }
 
 base::StatusOr<base::Ref<hal::Executable>> ExecutableCache::PrepareExecutableImpl(

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "drivers/cpu/dispatch_program.h"
 #include "drivers/cpu/loader/library_abi.h"
 
 namespace iree_rt::drivers::cpu {
@@ -30,16 +31,10 @@ namespace iree_rt::drivers::cpu {
 class ElfModule;
 class SystemLibrary;
 
-class ExecutableLibrary {
+class ExecutableLibrary final : public DispatchProgram {
  public:
-  struct ExportInfo {
-    std::string name;
-    uint32_t constant_count;     // 32-bit push constants per dispatch
-    uint32_t binding_count;      // buffer bindings per dispatch
-    uint32_t workgroup_size[3];  // from the export's attrs (0 is reported as 1)
-    uint32_t local_memory_size;  // bytes of workgroup-local scratch required
-    uint64_t flags;              // kDispatchFlag* bits
-  };
+  // Workgroup sizes come from the export's attrs.
+  using ExportInfo = DispatchProgram::ExportInfo;
 
   // What an import provider returns for one import name; a null |function| means "not
   // provided". |context| is passed back to |function| on every call.
@@ -73,15 +68,15 @@ class ExecutableLibrary {
       LibraryQueryFunctionV0 query, std::span<const uint32_t> executable_constants,
       const ImportResolver& import_resolver = {});
 
-  ~ExecutableLibrary();
+  ~ExecutableLibrary() override;
   ExecutableLibrary(const ExecutableLibrary&) = delete;
   ExecutableLibrary& operator=(const ExecutableLibrary&) = delete;
 
   // The library header name (the hal.executable symbol name).
   const std::string& name() const { return name_; }
-  uint32_t export_count() const { return static_cast<uint32_t>(exports_.size()); }
+  uint32_t export_count() const override { return static_cast<uint32_t>(exports_.size()); }
   // Requires |ordinal| < export_count().
-  const ExportInfo& export_info(uint32_t ordinal) const { return exports_[ordinal]; }
+  const ExportInfo& export_info(uint32_t ordinal) const override { return exports_[ordinal]; }
   // Returns the ordinal of the export called |name|; NOT_FOUND naming it otherwise.
   base::StatusOr<uint32_t> LookupExport(std::string_view name) const;
 
@@ -98,7 +93,7 @@ class ExecutableLibrary {
                                std::span<const uint32_t> constants,
                                std::span<void* const> binding_ptrs,
                                std::span<const size_t> binding_lengths, uint32_t max_concurrency,
-                               DispatchStateV0* out_state) const;
+                               DispatchStateV0* out_state) const override;
 
   // Runs workgroup (x, y, z) of a dispatch prepared by PrepareDispatch for |ordinal|.
   // |local_memory| is scratch private to this call of at least
@@ -107,7 +102,7 @@ class ExecutableLibrary {
   // is too small; INTERNAL naming the export and workgroup if the kernel returns non-zero.
   base::Status RunWorkgroup(uint32_t ordinal, const DispatchStateV0& state, uint32_t x,
                             uint32_t y, uint32_t z, uint32_t processor_id, void* local_memory,
-                            uint32_t local_memory_size) const;
+                            uint32_t local_memory_size) const override;
 
  private:
   ExecutableLibrary();

@@ -1,0 +1,7 @@
+// An entry point without the dispatch signature.
+vm.module @bad_signature {
+  vm.func @entry(%x : i32) {
+    vm.return
+  }
+  vm.export @entry
+}
