@@ -88,6 +88,9 @@ def main():
                         f"difference {worst:.3g}")
     if not np.isfinite(error) or error > args.tolerance:
         failures.append(f"ours is {error:.3g} from the framework's output, over {args.tolerance:g}")
+        if not np.isfinite(error_theirs) or error_theirs > args.tolerance:
+            failures.append(f"so is IREE's runtime ({error_theirs:.3g}): the program itself "
+                            f"is wrong (compiler), not only our run of it")
     if failures:
         sys.exit("FAILED: " + "; ".join(failures))
 
