@@ -1028,7 +1028,8 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_module_load_file(iree_rt_instance_t inst
 // module is destroyed, which happens after its last reference is dropped (the module handle,
 // every context that links it, and every value that holds its read-only data); at that point
 // |release_callback| (nullable) is called with |user_data|. If the load fails the callback is
-// not called and the caller keeps ownership of |data|. Any alignment of |data| is accepted.
+// not called and the caller keeps ownership of |data|. Any alignment of |data| is accepted;
+// with less than 64 bytes, constants a program would use in place are copied by it instead.
 // Errors: as iree_rt_module_load_file; INVALID_ARGUMENT for unknown flags.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_module_load_memory(
     iree_rt_instance_t instance, const void* data, size_t size, iree_rt_module_load_flags_t flags,
