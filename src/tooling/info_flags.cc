@@ -14,7 +14,8 @@ const char kInfoFlagsUsage[] =
     "  --list_drivers  the HAL drivers built in\n"
     "  --list_devices[=DRIVER], --dump_devices[=DRIVER]  the devices each driver finds (as\n"
     "             URIs for --device), with their properties for --dump_devices\n"
-    "  --module_mode=mmap|preload  map --module files (default) or read them into memory\n";
+    "  --module_mode=preload|mmap  read --module files into memory (default, as IREE's tools) or\n"
+    "             map them (less memory; constants are then read through the page cache)\n";
 
 namespace {
 

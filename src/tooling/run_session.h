@@ -34,7 +34,7 @@ struct SessionOptions {
   std::vector<std::string> device_uris;   // --device flags, in order; empty means {"local-task"}
   std::vector<std::string> module_paths;  // --module flags, in order; the last is the main module
   std::vector<std::string> limits;        // --limit flags: "max_call_depth=64", "...=unlimited"
-  ModuleMode module_mode = ModuleMode::kMmap;  // --module_mode
+  ModuleMode module_mode = ModuleMode::kPreload;  // --module_mode (IREE's default too)
 };
 
 // An instance, the devices, the hal and check modules, the loaded modules and one context over

@@ -37,7 +37,7 @@ struct Flags {
   std::vector<std::string> inputs;
   std::vector<std::string> devices;
   std::vector<std::string> limits;
-  tooling::ModuleMode module_mode = tooling::ModuleMode::kMmap;
+  tooling::ModuleMode module_mode = tooling::ModuleMode::kPreload;
   // --benchmark_min_time=Nx: a fixed iteration count (the library we link, 1.7, has no 'x').
   std::optional<int64_t> iterations;
 };
