@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential run of upstream IREE's e2e suites: ours against IREE's own runtime.
 
-  upstream_e2e.py PATH [--work DIR] [--backends llvm-cpu,cuda] [--only REGEX]
+  upstream_e2e.py PATH [--work DIR] [--backends llvm-cpu,cuda,vmvx] [--only REGEX]
                        [--compile-only | --run-only] [--ours BIN_DIR] [--jobs N]
 
 PATH is a checkout of upstream IREE's tests/e2e that the user provides (never copied into this
@@ -9,9 +9,10 @@ project). Every iree_check_single_backend_test_suite() of its CMakeLists.txt fil
 TARGET_BACKEND is one of --backends is compiled as that rule says (its COMPILER_FLAGS, for its
 backend) by the pinned iree-compile into --work, then each program runs under IREE 3.13.0's
 runtime (tests/e2e/iree_check.py: the wheel has no iree-check-module) and under ours
-(iree-rt-check) on the suite's DRIVER; llvm-cpu suites run on local-sync as well, cuda suites in
-stream mode as well. Prints a pass
-table per suite and device, then every program IREE's runtime passes and ours does not.
+(iree-rt-check) on the suite's DRIVER; llvm-cpu and vmvx suites run on local-sync as well, cuda
+suites in stream mode as well. Prints a pass table per suite and device, then every program IREE's
+runtime passes and ours does not. Suites without a DRIVER (upstream's compilation-only ones) are
+skipped.
 
 --compile-only stops after compiling (for a GPU machine without the compiler: copy --work there
 with this script and run --run-only). Exit code 1 when ours fails a program IREE's passes.
@@ -31,6 +32,8 @@ BACKEND_FLAGS = {
                  "--iree-llvmcpu-target-cpu=generic"],
     # iree-compile 3.13.0 has no sm_90 target; sm_80 PTX is JIT-compiled on Hopper.
     "cuda": ["--iree-hal-target-device=cuda", "--iree-cuda-target=sm_80"],
+    # vmvx-bytecode-fb executables; the _ukernel/_microkernels suites add --iree-vmvx-enable-microkernels.
+    "vmvx": ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"],
 }
 # Flags upstream's build files spell as they were before 3.13.0 renamed them.
 RENAMED_FLAGS = {"--iree-flow-topk-split-reduction": "--iree-dispatch-creation-topk-split-reduction"}
@@ -139,7 +142,7 @@ def main():
         if not compiled.get(case[2]):
             continue
         devices = [case[0]["driver"]]
-        if case[0]["backend"] == "llvm-cpu" and "local-sync" not in devices:
+        if case[0]["backend"] in ("llvm-cpu", "vmvx") and "local-sync" not in devices:
             devices.append("local-sync")
         if case[0]["backend"] == "cuda":  # graph command buffers (the driver's default) and streams
             devices.append("cuda://0?command_buffer_mode=stream")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Differential run of upstream IREE's e2e suites against IREE's runtime: see upstream_e2e.py.
-#   scripts/upstream_e2e.sh PATH/TO/iree/tests/e2e [--backends llvm-cpu] [--only REGEX] ...
+#   scripts/upstream_e2e.sh PATH/TO/iree/tests/e2e [--backends llvm-cpu,cuda,vmvx] [--only REGEX] ...
 # Needs the regular build (build/bin/iree-rt-check) and build/venv (scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."

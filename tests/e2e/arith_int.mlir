@@ -99,3 +99,16 @@ func.func @i64_arith() {
   check.expect_eq_const(%shl, dense<[8589934592, -9223372036854775807, 1975308624192]> : tensor<3xi64>) : tensor<3xi64>
   return
 }
+
+// An i64 splat materialized at run time: the compiler emits its __builtin_splat_i64 dispatch
+// (HAL fills take patterns of at most 4 bytes), which VMVX links into the program's executable
+// as an export whose name starts with "__".
+func.func @i64_splat() {
+  %c = arith.constant dense<-4294967291> : tensor<3xi64>
+  %s = util.optimization_barrier %c : tensor<3xi64>
+  %one = util.unfoldable_constant dense<[1, 2, 3]> : tensor<3xi64>
+  %sum = arith.addi %s, %one : tensor<3xi64>
+  check.expect_eq_const(%s, dense<-4294967291> : tensor<3xi64>) : tensor<3xi64>
+  check.expect_eq_const(%sum, dense<[-4294967290, -4294967289, -4294967288]> : tensor<3xi64>) : tensor<3xi64>
+  return
+}

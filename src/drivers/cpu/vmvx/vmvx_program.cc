@@ -89,8 +89,8 @@ Status VmvxProgram::Initialize(std::span<const uint8_t> data, std::span<const ui
   const std::span<const vm::ExportInfo> exports = module_->exports();
   for (uint32_t i = 0; i < exports.size(); ++i) {
     const vm::ExportInfo& info = exports[i];
-    if (info.name.starts_with("__")) continue;
     if (info.cconv != kEntryCconv) {
+      if (info.name.starts_with("__")) continue;  // __init, __set_constants, __deinit
       return base::InvalidArgumentError("entry point '", info.name, "' has signature '",
                                         info.cconv, "', not the dispatch signature '", kEntryCconv,
                                         "'");

@@ -4,9 +4,11 @@
 //    workgroup_id xyz, workgroup_size xyz, workgroup_count xyz: i32) -> ()   cconv 0rrriiiiiiiii_v
 // with optional reflection attrs binding_count, constant_count and local_memory (bytes). It may
 // import the native `vmvx` module's microkernels (modules/vmvx). Exports whose names start with
-// "__" (__init, __set_constants, __deinit) are not entry points; entry point ordinals count the
-// others in export order. Executable-level constants reach the module through its
-// `__set_constants(vm.buffer)` export, which each context calls once.
+// "__" and whose signature is not the dispatch signature (__init, __set_constants, __deinit) are
+// not entry points; every other export is one (the compiler's builtins, such as
+// __builtin_splat_i64 for i64 fills, are linked in as "__" exports with the dispatch signature),
+// and entry point ordinals count them in export order. Executable-level constants reach the
+// module through its `__set_constants(vm.buffer)` export, which each context calls once.
 //
 // This is the CPU driver's one dependency on the VM (as IREE's VMVX loader): the executable is
 // a program, so it is run by the same loader, verifier and interpreter as whole programs, and

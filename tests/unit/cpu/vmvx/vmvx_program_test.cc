@@ -1,5 +1,6 @@
 // cpu::VmvxProgram on hand-written VMVX executables (programs/*.mlir, compiled with
-// iree-compile --compile-mode=vm): dispatches run on many threads at once, and bad executables
+// iree-compile --compile-mode=vm): dispatches run on many threads at once, "__" exports with the
+// dispatch signature (the compiler's builtins) are entry points, and bad executables
 // (not a module, a missing vmvx import, a wrong entry signature, a program that keeps a binding)
 // fail with statuses that name what is wrong.
 #include "drivers/cpu/vmvx/vmvx_program.h"
@@ -35,17 +36,17 @@ std::vector<uint8_t> ReadProgram(const std::string& name) {
 }
 
 base::Status Dispatch(const VmvxProgram& program, uint32_t count, uint32_t constant,
-                      std::vector<int32_t>& out) {
+                      std::vector<int32_t>& out, uint32_t ordinal = 0) {
   const uint32_t counts[3] = {count, 1, 1};
   const uint32_t constants[1] = {constant};
   void* const ptrs[1] = {out.data()};
   const size_t lengths[1] = {out.size() * sizeof(int32_t)};
-  const uint32_t constant_count = program.export_info(0).constant_count;
+  const uint32_t constant_count = program.export_info(ordinal).constant_count;
   DispatchStateV0 state;
-  RT_RETURN_IF_ERROR(program.PrepareDispatch(0, counts, {constants, constant_count}, ptrs, lengths,
-                                             1, &state));
+  RT_RETURN_IF_ERROR(program.PrepareDispatch(ordinal, counts, {constants, constant_count}, ptrs,
+                                             lengths, 1, &state));
   for (uint32_t x = 0; x < count; ++x) {
-    RT_RETURN_IF_ERROR(program.RunWorkgroup(0, state, x, 0, 0, 0, nullptr, 0));
+    RT_RETURN_IF_ERROR(program.RunWorkgroup(ordinal, state, x, 0, 0, 0, nullptr, 0));
   }
   return base::Status::Ok();
 }
@@ -72,6 +73,25 @@ TEST(VmvxProgramTest, RunsWorkgroupsConcurrently) {
   // Writes past the binding are the microkernel's bounds error, naming the export and workgroup.
   std::vector<int32_t> small(2, 0);
   EXPECT_TRUE(IsError(Dispatch(**program, 3, 0, small), StatusCode::kOutOfRange, "workgroup (2, 0, 0)"));
+}
+
+// The compiler links its builtins (__builtin_splat_i64 for i64 fills) into a VMVX executable as
+// exports named "__..." with the dispatch signature: they are entry points, in export order;
+// "__" exports of other signatures (__init, __set_constants) are not.
+TEST(VmvxProgramTest, BuiltinExportsAreEntryPoints) {
+  RT_SKIP_WITHOUT_PROGRAMS();
+  auto program = VmvxProgram::Load(ReadProgram("builtin_export"), {});
+  ASSERT_TRUE(IsOk(program));
+  ASSERT_EQ((*program)->export_count(), 2u);
+  EXPECT_EQ((*program)->export_info(0).name, "__builtin_fill");
+  EXPECT_EQ((*program)->export_info(0).binding_count, 1u);
+  EXPECT_EQ((*program)->export_info(1).name, "store_id");
+  EXPECT_EQ((*program)->export_info(1).constant_count, 1u);
+  std::vector<int32_t> out(4, -1);
+  ASSERT_TRUE(IsOk(Dispatch(**program, 4, 0, out, /*ordinal=*/0)));
+  EXPECT_EQ(out, std::vector<int32_t>({7, 7, 7, 7}));
+  ASSERT_TRUE(IsOk(Dispatch(**program, 2, 10, out, /*ordinal=*/1)));
+  EXPECT_EQ(out, std::vector<int32_t>({10, 11, 7, 7}));
 }
 
 TEST(VmvxProgramTest, BadExecutablesAreErrors) {
