@@ -36,16 +36,20 @@ class DispatchProgram {
   // Requires |ordinal| < export_count().
   virtual const ExportInfo& export_info(uint32_t ordinal) const = 0;
 
-  // Validates one dispatch of export |ordinal| and fills |out_state|, which points into the
-  // caller's |constants|, |binding_ptrs| and |binding_lengths| (they must outlive its use).
-  // Errors (|out_state| untouched): OUT_OF_RANGE for a bad ordinal; INVALID_ARGUMENT naming the
-  // export for a constant/binding count mismatch, a null binding or workgroup_count[2] > 65535.
-  virtual base::Status PrepareDispatch(uint32_t ordinal, const uint32_t workgroup_count[3],
-                                       std::span<const uint32_t> constants,
-                                       std::span<void* const> binding_ptrs,
-                                       std::span<const size_t> binding_lengths,
-                                       uint32_t max_concurrency,
-                                       DispatchStateV0* out_state) const = 0;
+  // The executable's name, for messages.
+  virtual const std::string& name() const = 0;
+
+  // Validates one dispatch of export |ordinal| against its export info and fills |out_state|
+  // (the same checks for every kind), which points into the caller's |constants|,
+  // |binding_ptrs| and |binding_lengths| (they must outlive its use). |max_concurrency| is
+  // clamped to [1, 255]. Errors (|out_state| untouched): OUT_OF_RANGE for a bad ordinal;
+  // INVALID_ARGUMENT naming the export for a constant/binding count mismatch, a null binding or
+  // workgroup_count[2] > 65535.
+  base::Status PrepareDispatch(uint32_t ordinal, const uint32_t workgroup_count[3],
+                               std::span<const uint32_t> constants,
+                               std::span<void* const> binding_ptrs,
+                               std::span<const size_t> binding_lengths,
+                               uint32_t max_concurrency, DispatchStateV0* out_state) const;
 
   // Runs workgroup (x, y, z) of a dispatch prepared for |ordinal|. |local_memory| is scratch
   // private to this call of export_info(ordinal).local_memory_size bytes or more. Thread-safe:

@@ -260,52 +260,6 @@ base::StatusOr<uint32_t> ExecutableLibrary::LookupExport(std::string_view name) 
                              exports_.size(), " exports)");
 }
 
-base::Status ExecutableLibrary::PrepareDispatch(uint32_t ordinal, const uint32_t workgroup_count[3],
-                                                std::span<const uint32_t> constants,
-                                                std::span<void* const> binding_ptrs,
-                                                std::span<const size_t> binding_lengths,
-                                                uint32_t max_concurrency,
-                                                DispatchStateV0* out_state) const {
-  if (ordinal >= exports_.size()) {
-    return base::OutOfRangeError("export ordinal ", ordinal, " is out of range (executable '",
-                                 name_, "' has ", exports_.size(), " exports)");
-  }
-  const ExportInfo& info = exports_[ordinal];
-  if (constants.size() != info.constant_count) {
-    return base::InvalidArgumentError("export '", info.name, "' expects ", info.constant_count,
-                                      " constants but ", constants.size(), " were given");
-  }
-  if (binding_ptrs.size() != info.binding_count || binding_lengths.size() != binding_ptrs.size()) {
-    return base::InvalidArgumentError("export '", info.name, "' expects ", info.binding_count,
-                                      " bindings but ", binding_ptrs.size(), " pointers and ",
-                                      binding_lengths.size(), " lengths were given");
-  }
-  for (size_t i = 0; i < binding_ptrs.size(); ++i) {
-    if (binding_ptrs[i] == nullptr) {
-      return base::InvalidArgumentError("export '", info.name, "' binding ", i, " is null");
-    }
-  }
-  if (workgroup_count[2] > UINT16_MAX) {
-    return base::InvalidArgumentError("export '", info.name, "' workgroup count z ",
-                                      workgroup_count[2], " exceeds 65535 (a 16-bit ABI field)");
-  }
-  DispatchStateV0 state{};
-  state.workgroup_size_x = info.workgroup_size[0];
-  state.workgroup_size_y = info.workgroup_size[1];
-  state.workgroup_size_z = static_cast<uint16_t>(info.workgroup_size[2]);
-  state.constant_count = static_cast<uint16_t>(constants.size());
-  state.workgroup_count_x = workgroup_count[0];
-  state.workgroup_count_y = workgroup_count[1];
-  state.workgroup_count_z = static_cast<uint16_t>(workgroup_count[2]);
-  state.max_concurrency = static_cast<uint8_t>(std::clamp<uint32_t>(max_concurrency, 1, 255));
-  state.binding_count = static_cast<uint8_t>(binding_ptrs.size());
-  state.constants = constants.data();
-  state.binding_ptrs = binding_ptrs.data();
-  state.binding_lengths = binding_lengths.data();
-  *out_state = state;
-  return base::Status::Ok();
-}
-
 base::Status ExecutableLibrary::RunWorkgroup(uint32_t ordinal, const DispatchStateV0& state,
                                              uint32_t x, uint32_t y, uint32_t z,
                                              uint32_t processor_id, void* local_memory,

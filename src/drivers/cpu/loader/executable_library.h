@@ -4,8 +4,8 @@
 // Load() picks the loader from the format string (`embedded-elf-<arch>` → ElfModule,
 // `system-elf-<arch>` → SystemLibrary, both only for this host's arch), performs the
 // version handshake, validates the library tables, resolves imports and builds the
-// environment every dispatch receives. PrepareDispatch() validates one dispatch and
-// fills the ABI dispatch state; RunWorkgroup() calls the kernel for one workgroup.
+// environment every dispatch receives. DispatchProgram::PrepareDispatch() validates one
+// dispatch and fills the ABI dispatch state; RunWorkgroup() calls the kernel for one workgroup.
 //
 // Thread-safety: immutable after Load. PrepareDispatch and RunWorkgroup may be called
 // concurrently from any number of threads (workgroups of one dispatch run in parallel).
@@ -73,7 +73,7 @@ class ExecutableLibrary final : public DispatchProgram {
   ExecutableLibrary& operator=(const ExecutableLibrary&) = delete;
 
   // The library header name (the hal.executable symbol name).
-  const std::string& name() const { return name_; }
+  const std::string& name() const override { return name_; }
   uint32_t export_count() const override { return static_cast<uint32_t>(exports_.size()); }
   // Requires |ordinal| < export_count().
   const ExportInfo& export_info(uint32_t ordinal) const override { return exports_[ordinal]; }
@@ -82,18 +82,6 @@ class ExecutableLibrary final : public DispatchProgram {
 
   // The environment passed to every dispatch (64-byte aligned; lives as long as this).
   const EnvironmentV0& environment() const { return environment_; }
-
-  // Validates one dispatch of export |ordinal| and fills |out_state|, which points into
-  // the caller's |constants|, |binding_ptrs| and |binding_lengths| (they must outlive its
-  // use). Workgroup size comes from the export's attrs; |max_concurrency| is clamped to
-  // [1, 255]. Errors (|out_state| untouched): OUT_OF_RANGE for a bad ordinal;
-  // INVALID_ARGUMENT naming the export for a constant/binding count mismatch, a null
-  // binding pointer, or workgroup_count[2] > 65535.
-  base::Status PrepareDispatch(uint32_t ordinal, const uint32_t workgroup_count[3],
-                               std::span<const uint32_t> constants,
-                               std::span<void* const> binding_ptrs,
-                               std::span<const size_t> binding_lengths, uint32_t max_concurrency,
-                               DispatchStateV0* out_state) const override;
 
   // Runs workgroup (x, y, z) of a dispatch prepared by PrepareDispatch for |ordinal|.
   // |local_memory| is scratch private to this call of at least

@@ -54,11 +54,7 @@ class VmvxProgram final : public DispatchProgram {
 
   uint32_t export_count() const override { return static_cast<uint32_t>(exports_.size()); }
   const ExportInfo& export_info(uint32_t ordinal) const override { return exports_[ordinal]; }
-  base::Status PrepareDispatch(uint32_t ordinal, const uint32_t workgroup_count[3],
-                               std::span<const uint32_t> constants,
-                               std::span<void* const> binding_ptrs,
-                               std::span<const size_t> binding_lengths, uint32_t max_concurrency,
-                               DispatchStateV0* out_state) const override;
+  const std::string& name() const override { return name_; }
   base::Status RunWorkgroup(uint32_t ordinal, const DispatchStateV0& state, uint32_t x,
                             uint32_t y, uint32_t z, uint32_t processor_id, void* local_memory,
                             uint32_t local_memory_size) const override;
