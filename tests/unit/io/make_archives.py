@@ -179,6 +179,9 @@ def main():
     manifest.update(write_irpa(tool, out))
     manifest.update(write_safetensors(out))
     manifest.update(write_gguf(out))
+    # The reference table of ggml type sizes: name -> [id, block size, bytes per block].
+    manifest["ggml_types"] = {t.name: [int(t), block, size]
+                              for t, (block, size) in gguf.GGML_QUANT_SIZES.items()}
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
 

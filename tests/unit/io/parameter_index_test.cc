@@ -5,6 +5,7 @@
 
 #include "archive_test_util.h"
 #include "io/irpa_parser.h"
+#include "io/parameter_archive.h"
 #include "status_matchers.h"
 
 namespace iree_rt::io {
@@ -82,6 +83,24 @@ TEST(ParameterIndexTest, TwoRealArchivesInOneScope) {
   auto result = index.AddFile("chained.irpa", std::move(entries).value());
   EXPECT_TRUE(IsError(result, StatusCode::kAlreadyExists, "built.irpa"));
   EXPECT_TRUE(IsError(result, StatusCode::kAlreadyExists, "chained.irpa"));
+}
+
+TEST(ParameterArchiveTest, ChoosesTheParserByExtension) {
+  RT_SKIP_WITHOUT_ARCHIVES();
+  for (const char* extension : {".irpa", ".safetensors", ".gguf"}) {
+    for (const std::string& name : testing::ManifestFiles(extension)) {
+      auto bytes = testing::ReadArchive(name);
+      auto entries = ParseParameterArchive(bytes, name);
+      ASSERT_TRUE(IsOk(entries)) << name;
+      testing::ExpectMatchesManifest(name, *entries);
+    }
+  }
+  auto bytes = testing::ReadArchive("v3.gguf");
+  EXPECT_TRUE(IsError(ParseParameterArchive(bytes, "weights.bin"), StatusCode::kUnimplemented,
+                      "weights.bin"));
+  // The extension decides: gguf bytes under an .irpa name are not an IRPA archive.
+  EXPECT_TRUE(IsError(ParseParameterArchive(bytes, "v3.irpa"), StatusCode::kInvalidArgument,
+                      "magic"));
 }
 
 }  // namespace
