@@ -48,3 +48,13 @@ then
   echo "setup: installing the model zoo's packages (tests/models/requirements.txt) into build/venv"
   build/venv/bin/pip install -q --disable-pip-version-check -r tests/models/requirements.txt
 fi
+# The parameter archive tests' writers (tests/parameters/requirements.txt: safetensors, gguf), pinned.
+if ! build/venv/bin/python - tests/parameters/requirements.txt <<'PY' 2>/dev/null
+import importlib.metadata as m, sys
+pins = [l.split("==") for l in open(sys.argv[1]) if "==" in l and not l.startswith("#")]
+sys.exit(any(m.version(n.strip()) != v.strip() for n, v in pins))
+PY
+then
+  echo "setup: installing the parameter tests' packages (tests/parameters/requirements.txt) into build/venv"
+  build/venv/bin/pip install -q --disable-pip-version-check -r tests/parameters/requirements.txt
+fi

@@ -1,0 +1,46 @@
+// ParameterIndex: every parameter of one scope, merged from the archives given for it (IREE's
+// tools take several files per scope, e.g. one per tensor-parallel rank). Each entry remembers
+// its file; a key found in two files is refused, naming both.
+#ifndef IREE_RT_IO_PARAMETER_INDEX_H_
+#define IREE_RT_IO_PARAMETER_INDEX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "base/status.h"
+#include "io/parameter_entry.h"
+
+namespace iree_rt::io {
+
+class ParameterIndex {
+ public:
+  explicit ParameterIndex(std::string scope = {}) : scope_(std::move(scope)) {}
+
+  const std::string& scope() const { return scope_; }
+
+  // Adds the entries parsed from |file_name|. Nothing is added when any key is already in the
+  // index (ALREADY_EXISTS, naming the key and both files). Returns the file's index in files().
+  base::StatusOr<size_t> AddFile(std::string file_name, std::vector<ParameterEntry> entries);
+
+  // The entry for |key|, or null. Valid until the next AddFile.
+  const ParameterEntry* Find(std::string_view key) const;
+  // NOT_FOUND naming the scope and the key.
+  base::StatusOr<const ParameterEntry*> Lookup(std::string_view key) const;
+
+  const std::vector<std::string>& files() const { return files_; }
+  const std::vector<ParameterEntry>& entries() const { return entries_; }
+
+ private:
+  std::string scope_;
+  std::vector<std::string> files_;
+  std::vector<ParameterEntry> entries_;
+  std::unordered_map<std::string, size_t> by_key_;  // key → position in entries_
+};
+
+}  // namespace iree_rt::io
+
+#endif  // IREE_RT_IO_PARAMETER_INDEX_H_
