@@ -15,7 +15,11 @@ const char kInfoFlagsUsage[] =
     "  --list_devices[=DRIVER], --dump_devices[=DRIVER]  the devices each driver finds (as\n"
     "             URIs for --device), with their properties for --dump_devices\n"
     "  --module_mode=preload|mmap  read --module files into memory (default, as IREE's tools) or\n"
-    "             map them (less memory; constants are then read through the page cache)\n";
+    "             map them (less memory; constants are then read through the page cache)\n"
+    "  --parameters=[SCOPE=]FILE  a parameter archive (.irpa, .safetensors, .gguf) for SCOPE\n"
+    "             (none: the unscoped scope); repeatable, several files may share a scope\n"
+    "  --parameter_mode=mmap|preload|file  map archives and use their pages in place (default),\n"
+    "             read them into memory first, or copy each parameter from the file\n";
 
 namespace {
 
@@ -98,6 +102,24 @@ base::StatusOr<bool> HandleInfoFlag(std::string_view tool, std::string_view arg,
       options->module_mode = ModuleMode::kMmap;
     } else {
       return base::InvalidArgumentError("bad --module_mode=", value, " (preload or mmap)");
+    }
+    return true;
+  }
+  if (name == "--parameters") {
+    if (value.empty()) return base::InvalidArgumentError("--parameters needs [SCOPE=]FILE");
+    options->parameters.emplace_back(value);
+    return true;
+  }
+  if (name == "--parameter_mode") {
+    using modules::io_parameters::ParameterMode;
+    if (value == "mmap") {
+      options->parameter_mode = ParameterMode::kMmap;
+    } else if (value == "preload") {
+      options->parameter_mode = ParameterMode::kPreload;
+    } else if (value == "file") {
+      options->parameter_mode = ParameterMode::kFile;
+    } else {
+      return base::InvalidArgumentError("bad --parameter_mode=", value, " (mmap, preload or file)");
     }
     return true;
   }

@@ -3,7 +3,9 @@
 //   --list_drivers                 the HAL drivers built in, then exit
 //   --list_devices[=DRIVER]        the devices each (or one) driver finds, as URIs, then exit
 //   --dump_devices[=DRIVER]        the same with each device's properties, then exit
-//   --module_mode=mmap|preload     how --module files are brought into memory (mmap by default)
+//   --module_mode=preload|mmap     how --module files are brought into memory (read by default)
+//   --parameters=[SCOPE=]FILE      parameter archives for programs with external weights
+//   --parameter_mode=mmap|preload|file  how the archives are reached (mapped by default)
 #ifndef IREE_RT_TOOLING_INFO_FLAGS_H_
 #define IREE_RT_TOOLING_INFO_FLAGS_H_
 
@@ -19,7 +21,8 @@ namespace iree_rt::tooling {
 extern const char kInfoFlagsUsage[];
 
 // Handles |arg| if it is one of the flags above: informational flags print to stdout and exit
-// the process with 0 (or print the error and exit with 1); --module_mode sets |options|.
+// the process with 0 (or print the error and exit with 1); --module_mode, --parameters and
+// --parameter_mode set |options|.
 // Returns whether |arg| was one of them; INVALID_ARGUMENT for a bad value.
 base::StatusOr<bool> HandleInfoFlag(std::string_view tool, std::string_view arg, SessionOptions* options);
 

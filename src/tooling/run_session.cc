@@ -14,6 +14,7 @@
 #include "modules/check/check_module.h"
 #include "modules/hal/hal_module.h"
 #include "modules/hal/ref_types.h"
+#include "modules/io_parameters/io_parameters_module.h"
 #include "tooling/device_upload.h"
 #include "tooling/function_io.h"
 #include "vm/bytecode/bytecode_module.h"
@@ -128,11 +129,27 @@ StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& o
   session->modules_.push_back(std::move(hal_module));
   RT_ASSIGN_OR_RETURN(Ref<vm::Module> check_module, modules::check::CreateCheckModule());
   session->modules_.push_back(std::move(check_module));
+  std::vector<Ref<vm::Module>> programs;
+  bool wants_parameters = !options.parameters.empty();
   for (const std::string& path : options.module_paths) {
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> module,
                         Annotated(LoadModule(*session->instance_, path, options.module_mode), "loading module", path));
-    session->modules_.push_back(std::move(module));
+    for (const vm::Dependency& dependency : module->dependencies()) {
+      wants_parameters |= dependency.name == "io_parameters";
+    }
+    programs.push_back(std::move(module));
   }
+  // Programs with external weights import io_parameters: created whenever one does (without
+  // --parameters, a load then names the scope it found no file for).
+  if (wants_parameters) {
+    RT_ASSIGN_OR_RETURN(std::vector<Ref<modules::io_parameters::ParameterProvider>> providers,
+                        modules::io_parameters::OpenParameterFlags(options.parameters,
+                                                                   options.parameter_mode));
+    RT_ASSIGN_OR_RETURN(Ref<vm::Module> parameters_module,
+                        modules::io_parameters::CreateIoParametersModule(std::move(providers)));
+    session->modules_.push_back(std::move(parameters_module));
+  }
+  for (Ref<vm::Module>& program : programs) session->modules_.push_back(std::move(program));
   RT_RETURN_IF_ERROR(session->ResetContext());
   return session;
 }

@@ -18,6 +18,7 @@
 
 #include "base/ref_object.h"
 #include "base/status.h"
+#include "modules/io_parameters/archive_provider.h"
 #include "hal/device.h"
 #include "vm/context.h"
 #include "vm/instance.h"
@@ -35,6 +36,10 @@ struct SessionOptions {
   std::vector<std::string> module_paths;  // --module flags, in order; the last is the main module
   std::vector<std::string> limits;        // --limit flags: "max_call_depth=64", "...=unlimited"
   ModuleMode module_mode = ModuleMode::kPreload;  // --module_mode (IREE's default too)
+  // --parameters flags ("[scope=]path", repeatable) and --parameter_mode. Mapped by default:
+  // CPU devices then use the archive's pages in place (IREE's tools default to "file").
+  std::vector<std::string> parameters;
+  modules::io_parameters::ParameterMode parameter_mode = modules::io_parameters::ParameterMode::kMmap;
 };
 
 // An instance, the devices, the hal and check modules, the loaded modules and one context over

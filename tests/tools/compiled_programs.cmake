@@ -193,3 +193,51 @@ file(WRITE ${_bin}/add_flags.txt "# flags for @add\n--module=${_bin}/tools_progr
 iree_rt_compare_run(compiled_add_flagfile FLAGS --flagfile=${_bin}/add_flags.txt)
 iree_rt_compare_run(compiled_add_flagfile_expected SAME_STDOUT FLAGS
                     --flagfile=${_bin}/add_flags.txt "--expected_output=4xf32=3 4 5 6")
+
+# A program with external weights (tests/unit/modules/programs/parameters.mlir) over archives the
+# formats' own writers make at test time (parameters/gen_archives.py: IREE's ParameterIndex for
+# .irpa, the safetensors and gguf packages), ours against iree-run-module where IREE reads them.
+iree_rt_compile_module(tools_program_parameters
+                       SRC ${PROJECT_SOURCE_DIR}/tests/unit/modules/programs/parameters.mlir)
+add_dependencies(tools_test_programs tools_program_parameters)
+set(_archives ${_bin}/parameters)
+add_test(NAME tools.parameters.archives
+         COMMAND ${_python} ${CMAKE_CURRENT_SOURCE_DIR}/parameters/gen_archives.py ${_archives})
+set_tests_properties(tools.parameters.archives PROPERTIES LABELS "tools" FIXTURES_SETUP parameter_archives)
+set(_params --module=${_bin}/tools_program_parameters.vmfb --parameters=${_archives}/unscoped.irpa)
+set(_main --function=main "--input=1x2xf32=1 1")
+set(_padded --function=padded --input=4xi32=0)
+function(parameters_compare name)
+  iree_rt_compare_run(parameters_${name} ${ARGN})
+  set_tests_properties(run_compare.parameters_${name} PROPERTIES FIXTURES_REQUIRED parameter_archives)
+endfunction()
+parameters_compare(irpa_file FLAGS ${_params} --parameters=model=${_archives}/model.irpa
+                   --parameter_mode=file ${_main})
+parameters_compare(irpa_preload FLAGS ${_params} --parameters=model=${_archives}/model.irpa
+                   --parameter_mode=preload ${_padded})
+parameters_compare(irpa_two_files_one_scope FLAGS ${_params}
+                   --parameters=model=${_archives}/model_w.irpa
+                   --parameters=model=${_archives}/model_rest.irpa ${_main})
+parameters_compare(safetensors FLAGS ${_params} --parameters=model=${_archives}/model.safetensors
+                   ${_main})
+parameters_compare(splats FLAGS ${_params} --parameters=model=${_archives}/model.irpa
+                   --function=splat64 --input=3xi64=0)
+parameters_compare(scope_without_file EXPECT_FAIL FLAGS
+                   --module=${_bin}/tools_program_parameters.vmfb
+                   --parameters=model=${_archives}/model.irpa ${_main})
+# Ours only: IREE has no mmap mode, and its gguf reader refuses I32 tensors (ggml type 26).
+function(parameters_output name regex)
+  add_test(NAME tools.parameters_${name} COMMAND $<TARGET_FILE:iree-rt-run> ${ARGN})
+  set_tests_properties(tools.parameters_${name} PROPERTIES LABELS "tools" PASS_REGULAR_EXPRESSION "${regex}"
+                       FIXTURES_REQUIRED parameter_archives)
+endfunction()
+parameters_output(mmap "1x2xf32=\\[4.5 5.5\\]" ${_params} --parameters=model=${_archives}/model.irpa
+                  --parameter_mode=mmap ${_main})
+parameters_output(gguf "4xi32=1 2 3 4" ${_params} --parameters=model=${_archives}/model.gguf ${_padded})
+parameters_output(missing_scope "no parameters for scope 'model'"
+                  --module=${_bin}/tools_program_parameters.vmfb
+                  --parameters=${_archives}/unscoped.irpa ${_main})
+parameters_output(bad_mode "bad --parameter_mode=disk \\(mmap, preload or file\\)"
+                  ${_params} --parameter_mode=disk ${_main})
+parameters_output(missing_file "cannot open|No such file|NOT_FOUND.*nothere.irpa"
+                  ${_params} --parameters=model=${_archives}/nothere.irpa ${_main})

@@ -1,0 +1,123 @@
+#include "modules/io_parameters/archive_provider.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "base/mapped_file.h"
+#include "hal/utils/fd_file.h"
+#include "hal/utils/memory_file.h"
+#include "io/parameter_archive.h"
+
+namespace iree_rt::modules::io_parameters {
+namespace {
+
+using base::Ref;
+using base::Status;
+using base::StatusOr;
+
+// Page aligned, as a mapping is: the formats align data to their own boundaries within the file.
+constexpr size_t kPreloadAlignment = 4096;
+
+struct OpenedFile {
+  Ref<hal::File> file;
+  const uint8_t* host_base = nullptr;
+  std::span<const uint8_t> header_bytes;  // what the parser reads (the whole file)
+  Ref<base::RefObject> keep_parsing;      // keeps |header_bytes| valid while parsing
+};
+
+StatusOr<OpenedFile> OpenOne(const std::string& path, ParameterMode mode) {
+  RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> mapping, base::MappedFile::Open(path));
+  OpenedFile opened;
+  opened.header_bytes = mapping->span();
+  opened.keep_parsing = mapping;
+  std::span<const uint8_t> bytes = mapping->span();
+  switch (mode) {
+    case ParameterMode::kMmap: {
+      Ref<base::MappedFile> keep = mapping;
+      opened.file = base::MakeRef<hal::utils::MemoryFile>(const_cast<uint8_t*>(bytes.data()), bytes.size(),
+                                                          false, [keep]() mutable { keep = nullptr; });
+      opened.host_base = bytes.data();
+      break;
+    }
+    case ParameterMode::kPreload: {
+      const size_t rounded = (bytes.size() + kPreloadAlignment - 1) / kPreloadAlignment * kPreloadAlignment;
+      auto* copy = static_cast<uint8_t*>(std::aligned_alloc(kPreloadAlignment, rounded ? rounded : kPreloadAlignment));
+      if (!copy) return base::ResourceExhaustedError("out of memory reading '", path, "' (", bytes.size(), " bytes)");
+      if (!bytes.empty()) std::memcpy(copy, bytes.data(), bytes.size());
+      opened.file = base::MakeRef<hal::utils::MemoryFile>(copy, bytes.size(), false, [copy]() { std::free(copy); });
+      opened.host_base = copy;
+      opened.header_bytes = std::span<const uint8_t>(copy, bytes.size());
+      opened.keep_parsing = opened.file;
+      break;
+    }
+    case ParameterMode::kFile: {
+      RT_ASSIGN_OR_RETURN(Ref<hal::utils::FdFile> fd_file, hal::utils::FdFile::Open(path));
+      opened.file = std::move(fd_file);
+      break;
+    }
+  }
+  return opened;
+}
+
+}  // namespace
+
+StatusOr<Ref<ArchiveProvider>> ArchiveProvider::Open(std::string scope,
+                                                     std::span<const std::string> paths,
+                                                     ParameterMode mode) {
+  Ref<ArchiveProvider> provider = Ref<ArchiveProvider>::Adopt(new ArchiveProvider(std::move(scope)));
+  for (const std::string& path : paths) {
+    RT_ASSIGN_OR_RETURN(OpenedFile opened, OpenOne(path, mode));
+    RT_ASSIGN_OR_RETURN(std::vector<io::ParameterEntry> entries,
+                        io::ParseParameterArchive(opened.header_bytes, path));
+    RT_ASSIGN_OR_RETURN(size_t file_index, provider->index_.AddFile(path, std::move(entries)));
+    if (file_index != provider->files_.size()) return base::InternalError("file index out of step");
+    provider->files_.push_back(std::move(opened.file));
+    provider->host_bases_.push_back(opened.host_base);
+  }
+  return provider;
+}
+
+StatusOr<ParameterProvider::Entry> ArchiveProvider::Lookup(std::string_view key) const {
+  RT_ASSIGN_OR_RETURN(const io::ParameterEntry* found, index_.Lookup(key));
+  Entry entry;
+  entry.length = found->length;
+  if (found->kind == io::ParameterKind::kSplat) {
+    entry.splat = true;
+    std::memcpy(entry.pattern, found->pattern.data(), sizeof(entry.pattern));
+    entry.pattern_length = found->pattern_length;
+    return entry;
+  }
+  if (found->file_index >= files_.size()) return base::InternalError("parameter '", key, "' has no file");
+  entry.file = files_[found->file_index];
+  entry.file_offset = found->offset;
+  entry.stored_length = found->stored_length;
+  if (const uint8_t* base = host_bases_[found->file_index]) entry.host_data = base + found->offset;
+  return entry;
+}
+
+StatusOr<std::vector<Ref<ParameterProvider>>> OpenParameterFlags(std::span<const std::string> flags,
+                                                                 ParameterMode mode) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<std::string>> paths;
+  for (const std::string& flag : flags) {
+    const size_t eq = flag.find('=');
+    std::string scope = eq == std::string::npos ? std::string() : flag.substr(0, eq);
+    std::string path = eq == std::string::npos ? flag : flag.substr(eq + 1);
+    if (path.empty()) return base::InvalidArgumentError("--parameters=", flag, " names no file");
+    if (!paths.count(scope)) order.push_back(scope);
+    paths[scope].push_back(std::move(path));
+  }
+  std::vector<Ref<ParameterProvider>> providers;
+  for (const std::string& scope : order) {
+    auto provider = ArchiveProvider::Open(scope, paths[scope], mode);
+    if (!provider.ok()) {
+      Status status = provider.status();
+      return status.Annotate(base::StrCat("opening the parameters of scope '", scope, "'"));
+    }
+    providers.push_back(std::move(provider).value());
+  }
+  return providers;
+}
+
+}  // namespace iree_rt::modules::io_parameters
