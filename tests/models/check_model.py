@@ -4,7 +4,8 @@ both return the same bytes (where IREE's own two runs agree with each other) and
 with the framework's output within a tolerance.
 
   check_model.py --ours IREE_RT_RUN --theirs IREE_RUN_MODULE --model PREFIX --device D
-                 [--tolerance T] [--ours-flag F ...] [--theirs-flag F ...] [--work DIR]
+                 [--tolerance T] [--flag F ...] [--ours-flag F ...] [--theirs-flag F ...]
+                 [--work DIR]
 
 PREFIX names the files zoo.py writes: PREFIX.vmfb, PREFIX.input0.npy ..., PREFIX.expected.npy;
 a PREFIX.weights.npy (zoo_weights.py, for a program exported with --weights=arg) is passed first.
@@ -52,6 +53,8 @@ def main():
     parser.add_argument("--tolerance", type=float, default=1e-3)
     parser.add_argument("--ours-device", help="our device URI when it differs from --device "
                         "(e.g. cuda://0?command_buffer_mode=stream)")
+    parser.add_argument("--flag", action="append", default=[],
+                        help="a flag for both runners (e.g. --parameters=model=M.irpa)")
     parser.add_argument("--ours-flag", action="append", default=[],
                         help="a flag for our runner only (e.g. --module_mode=preload)")
     parser.add_argument("--theirs-flag", action="append", default=[],
@@ -68,11 +71,11 @@ def main():
         sys.exit(f"FAILED: no {module} or no {args.model}.input*.npy (run zoo.py prepare)")
     with tempfile.TemporaryDirectory(dir=args.work) as work:
         ours = run(args.ours, module, args.ours_device or args.device, inputs,
-                   os.path.join(work, "ours.npy"), args.ours_flag)
+                   os.path.join(work, "ours.npy"), args.flag + args.ours_flag)
         theirs = run(args.theirs, module, args.device, inputs, os.path.join(work, "theirs1.npy"),
-                     args.theirs_flag)
+                     args.flag + args.theirs_flag)
         theirs2 = run(args.theirs, module, args.device, inputs, os.path.join(work, "theirs2.npy"),
-                      args.theirs_flag)
+                      args.flag + args.theirs_flag)
     expected = np.load(args.model + ".expected.npy")
     deterministic = theirs.tobytes() == theirs2.tobytes()
     same = ours.dtype == theirs.dtype and ours.shape == theirs.shape and \

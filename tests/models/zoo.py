@@ -11,7 +11,9 @@ through JAX to StableHLO for iree-compile.
 
 `export` writes into OUT_DIR:
   NAME.mlir            the program (StableHLO); with --weights=const the weights are constants,
-                       with --weights=arg they are the first argument, one flat f32 vector
+                       with --weights=arg they are the first argument, one flat f32 vector,
+                       with --weights=params they come from NAME.irpa (scope "model", keys
+                       p<i>) through a wrapper function @run
   NAME.inputN.npy      the inputs of the call
   NAME.expected.npy    the framework's own output for them (JAX on this CPU)
   NAME.weights.json    how to regenerate the weights with numpy alone (zoo_weights.py), so a GPU
@@ -42,6 +44,9 @@ def _keras(constructor, size):
     import keras
 
     def build():
+        # Keras draws initial values from a per-process seed: fixed, so that every export (the
+        # constant and the parameter variants, in separate processes) gets the same weights.
+        keras.utils.set_random_seed(0)
         model = getattr(keras.applications, constructor)(
             weights=None, input_shape=(size, size, 3), classifier_activation=None)  # logits
         trainable = [v.value for v in model.trainable_variables]
@@ -115,7 +120,12 @@ MODELS = {
 }
 
 
-def export(name, out_dir, weights_mode, seed):
+def _tensor_type(shape, dtype):
+    element = {"float32": "f32", "int32": "i32", "int64": "i64", "uint32": "ui32"}[str(dtype)]
+    return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
+
+
+def export(name, out_dir, weights_mode, seed, suffix=""):
     import jax
     import jax.numpy as jnp
 
@@ -150,8 +160,49 @@ def export(name, out_dir, weights_mode, seed):
 
         flat = jax.ShapeDtypeStruct((int(offsets[-1]),), jnp.float32)
         lowered = jax.jit(flat_forward).lower(flat, *inputs)
-    with open(base + ".mlir", "w") as f:
-        f.write(str(lowered.compiler_ir("stablehlo")))
+    if weights_mode == "params":
+        # One argument per weight tensor, and a wrapper @run that loads each from a parameter
+        # archive (scope "model", key "p<i>", as iree-turbine's externalized globals are) and
+        # calls @main: the layout of a model whose weights live outside the module.
+        weights = [i for i, p in enumerate(params) if zoo_weights.is_weight(p)]
+
+        def split_forward(ws, *xs):
+            full = [jnp.asarray(p) for p in params]
+            for k, i in enumerate(weights):
+                full[i] = ws[k]
+            return forward(full, *xs)
+
+        lowered = jax.jit(split_forward, keep_unused=True).lower(  # one argument per global
+            [jax.ShapeDtypeStruct(params[i].shape, params[i].dtype) for i in weights], *inputs)
+        text = str(lowered.compiler_ir("stablehlo")).rstrip()
+        assert text.endswith("}"), "a module's text ends with its closing brace"
+        wrapper = []
+        for k, i in enumerate(weights):
+            wrapper.append(f'  util.global private @p{i} = #stream.parameter.named<"model"::"p{i}"> : '
+                           f'{_tensor_type(params[i].shape, params[i].dtype)}')
+        x_types = [_tensor_type(x.shape, x.dtype) for x in inputs]
+        y_type = _tensor_type(expected.shape, expected.dtype)
+        args = ", ".join(f"%x{j}: {t}" for j, t in enumerate(x_types))
+        wrapper.append(f"  func.func public @run({args}) -> {y_type} {{")
+        for i in weights:
+            wrapper.append(f"    %p{i} = util.global.load @p{i} : {_tensor_type(params[i].shape, params[i].dtype)}")
+        operands = [f"%p{i}" for i in weights] + [f"%x{j}" for j in range(len(inputs))]
+        types = [_tensor_type(params[i].shape, params[i].dtype) for i in weights] + x_types
+        wrapper.append(f"    %y = func.call @main({', '.join(operands)}) : ({', '.join(types)}) -> {y_type}")
+        wrapper.append(f"    return %y : {y_type}")
+        wrapper.append("  }")
+        with open(base + suffix + ".mlir", "w") as f:
+            f.write(text[:-1] + "\n".join(wrapper) + "\n}\n")
+        import iree.runtime as rt  # IREE's own archive writer, as a user would run it
+        index = rt.ParameterIndex()
+        for i in weights:
+            index.add_buffer(f"p{i}", np.ascontiguousarray(params[i]).tobytes())
+        index.create_archive_file(base + suffix + ".irpa")
+    else:
+        with open(base + suffix + ".mlir", "w") as f:
+            f.write(str(lowered.compiler_ir("stablehlo")))
+    if suffix:
+        return
     for i, x in enumerate(inputs):
         np.save(f"{base}.input{i}.npy", x)
     np.save(base + ".expected.npy", expected)
@@ -161,7 +212,7 @@ def export(name, out_dir, weights_mode, seed):
           f"output {expected.shape} {expected.dtype}")
 
 
-def prepare(name, out_dir, compiler, flags, seed):
+def prepare(name, out_dir, compiler, flags, seed, weights_mode="const"):
     """Export + compile, skipped when a stamp of everything that shapes the output matches (the
     build trees of scripts/test.sh share OUT_DIR, so the zoo is made once per checkout)."""
     import importlib.metadata as metadata
@@ -174,18 +225,21 @@ def prepare(name, out_dir, compiler, flags, seed):
     for package in ("jax", "jaxlib", "keras", "flax", "transformers", "numpy"):
         key.update(f"{package}={metadata.version(package)}\n".encode())
     version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
-    key.update(f"{name} {seed} {version} {flags}\n".encode())
+    key.update(f"{name} {seed} {weights_mode} {version} {flags}\n".encode())
     with open("/proc/cpuinfo", "rb") as f:  # flags may say target-cpu=host
         key.update(b"".join(l for l in f.read().splitlines(True) if l.startswith(b"flags"))[:4096])
-    stamp = os.path.join(out_dir, name + ".stamp")
-    vmfb = os.path.join(out_dir, name + ".vmfb")
+    # The params variant (NAME.params.vmfb + NAME.params.irpa) reuses the const variant's inputs
+    # and reference, so it runs after it (a ctest fixture) and writes only its own files.
+    suffix = ".params" if weights_mode == "params" else ""
+    stamp = os.path.join(out_dir, name + suffix + ".stamp")
+    vmfb = os.path.join(out_dir, name + suffix + ".vmfb")
     if os.path.exists(stamp) and os.path.exists(vmfb):
         with open(stamp) as f:
             if f.read() == key.hexdigest():
                 print(f"{name}: up to date ({vmfb})")
                 return
-    export(name, out_dir, "const", seed)
-    source = os.path.join(out_dir, name + ".mlir")
+    export(name, out_dir, weights_mode, seed, suffix)
+    source = os.path.join(out_dir, name + suffix + ".mlir")
     proc = subprocess.run([compiler, *flags, source, "-o", vmfb], capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"iree-compile failed on {source}:\n{proc.stderr[-4000:]}")
@@ -202,17 +256,18 @@ def main():
     p = sub.add_parser("export")
     p.add_argument("name", choices=sorted(MODELS))
     p.add_argument("out")
-    p.add_argument("--weights", choices=["const", "arg"], default="const")
+    p.add_argument("--weights", choices=["const", "arg", "params"], default="const")
     p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("prepare")
     p.add_argument("name", choices=sorted(MODELS))
     p.add_argument("out")
     p.add_argument("--compiler", required=True)
+    p.add_argument("--weights", choices=["const", "params"], default="const")
     p.add_argument("--flag", action="append", default=[], help="an iree-compile flag")
     p.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.command == "prepare":
-        prepare(args.name, args.out, args.compiler, args.flag, args.seed)
+        prepare(args.name, args.out, args.compiler, args.flag, args.seed, args.weights)
         return
     if args.command == "list":
         print("\n".join(MODELS))
