@@ -163,7 +163,8 @@ class IrpaParser {
       std::string key(reinterpret_cast<const char*>(name_bytes.data()), name_bytes.size());
       RT_RETURN_IF_ERROR(ResolveMetadata(header, metadata_ref, key, "metadata", metadata));
       // Entries are padded to 16 bytes; the last one's padding may be cut off.
-      const uint64_t padded = (entry_size + kEntryAlignment - 1) / kEntryAlignment * kEntryAlignment;
+      const uint64_t padded =
+          (entry_size + kEntryAlignment - 1) / kEntryAlignment * kEntryAlignment;
       position = padded < table.size() - position ? position + padded : table.size();
 
       ParameterEntry entry;
