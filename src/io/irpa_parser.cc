@@ -162,8 +162,18 @@ class IrpaParser {
                                          name_bytes));
       std::string key(reinterpret_cast<const char*>(name_bytes.data()), name_bytes.size());
       RT_RETURN_IF_ERROR(ResolveMetadata(header, metadata_ref, key, "metadata", metadata));
+      // Names and metadata are copied out. Entries may point at the same bytes, so without a
+      // budget a small file could make us copy its size squared; the tools never share them,
+      // which bounds their sum by the file size.
+      copied_ += name_bytes.size() + metadata.size();
+      if (copied_ > bytes_.size()) {
+        return base::InvalidArgumentError(file_name_, ": parameter '", key,
+                                          "': names and metadata of the entries so far add up to "
+                                          "more bytes than the file has (shared ranges)");
+      }
       // Entries are padded to 16 bytes; the last one's padding may be cut off.
-      const uint64_t padded = (entry_size + kEntryAlignment - 1) / kEntryAlignment * kEntryAlignment;
+      const uint64_t padded =
+          (entry_size + kEntryAlignment - 1) / kEntryAlignment * kEntryAlignment;
       position = padded < table.size() - position ? position + padded : table.size();
 
       ParameterEntry entry;
@@ -258,6 +268,7 @@ class IrpaParser {
   std::span<const uint8_t> bytes_;
   std::string_view file_name_;
   std::vector<ParameterEntry> entries_;
+  uint64_t copied_ = 0;  // name and metadata bytes copied into entries_
 };
 
 }  // namespace

@@ -75,7 +75,7 @@ class JsonParser {
       if (!Consume(":")) return Error("expected ':' after a member name");
       JsonValue value;
       RT_RETURN_IF_ERROR(ParseValue(value, depth));
-      out.members.emplace_back(std::move(key), std::move(value));
+      out.members.push_back(JsonMember{std::move(key), std::move(value)});
       SkipWhitespace();
       if (Consume("}")) return base::Status::Ok();
       if (!Consume(",")) return Error("expected ',' or '}' in an object");

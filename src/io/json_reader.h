@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -16,18 +15,25 @@ namespace iree_rt::io {
 
 constexpr int kMaxJsonDepth = 64;
 
+struct JsonMember;
+
 struct JsonValue {
   enum class Type : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
   Type type = Type::kNull;
   bool boolean = false;
   std::string text;  // kString: the decoded string (UTF-8); kNumber: the number as written
   std::vector<JsonValue> items;                              // kArray
-  std::vector<std::pair<std::string, JsonValue>> members;    // kObject, in file order
+  std::vector<JsonMember> members;                           // kObject, in file order
 
   // The first member named |key| of an object, or null.
   const JsonValue* Find(std::string_view key) const;
   // A number written as a plain non-negative integer (no sign, fraction or exponent) that fits.
   bool AsUint64(uint64_t& out) const;
+};
+
+struct JsonMember {
+  std::string name;
+  JsonValue value;
 };
 
 // INVALID_ARGUMENT "<file_name>: bad JSON at byte N: <problem>" for anything but one JSON value

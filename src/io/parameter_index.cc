@@ -15,7 +15,7 @@ base::StatusOr<size_t> ParameterIndex::AddFile(std::string file_name,
   // Within one file the parsers already refused duplicates (ValidateEntries); entries built by
   // hand get the same check here.
   const size_t file_index = files_.size();
-  std::unordered_map<std::string, size_t> added;
+  decltype(by_key_) added;
   for (size_t i = 0; i < entries.size(); ++i) {
     if (!added.emplace(entries[i].key, entries_.size() + i).second) {
       return base::MakeStatus(base::StatusCode::kAlreadyExists, file_name, ": parameter '",
@@ -33,7 +33,7 @@ base::StatusOr<size_t> ParameterIndex::AddFile(std::string file_name,
 }
 
 const ParameterEntry* ParameterIndex::Find(std::string_view key) const {
-  auto it = by_key_.find(std::string(key));
+  auto it = by_key_.find(key);
   return it == by_key_.end() ? nullptr : &entries_[it->second];
 }
 

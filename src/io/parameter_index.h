@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,7 +39,12 @@ class ParameterIndex {
   std::string scope_;
   std::vector<std::string> files_;
   std::vector<ParameterEntry> entries_;
-  std::unordered_map<std::string, size_t> by_key_;  // key → position in entries_
+  // Looks keys up by string_view without a copy.
+  struct KeyHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view key) const { return std::hash<std::string_view>()(key); }
+  };
+  std::unordered_map<std::string, size_t, KeyHash, std::equal_to<>> by_key_;  // → entries_
 };
 
 }  // namespace iree_rt::io

@@ -73,7 +73,9 @@ class SafetensorsParser {
 
   base::Status CheckMetadata(const JsonValue& value) const {
     bool ok = value.type == JsonValue::Type::kObject;
-    for (const auto& member : value.members) ok = ok && member.second.type == JsonValue::Type::kString;
+    for (const auto& member : value.members) {
+      ok = ok && member.value.type == JsonValue::Type::kString;
+    }
     if (!ok) {
       return base::InvalidArgumentError(file_name_,
                                         ": __metadata__ is not an object of strings");

@@ -134,6 +134,17 @@ TEST_F(IrpaBadArchiveTest, Misaligned) {
   EXPECT_TRUE(IsError(Parse(), StatusCode::kInvalidArgument, "power of two"));
 }
 
+TEST_F(IrpaBadArchiveTest, SharedMetadataIsBounded) {
+  // Every entry's metadata is the whole metadata segment and more entries than fit the file's
+  // size in copies: refused before the copies add up.
+  PutU64(bytes_, kMetadataSegment + 8, bytes_.size() - GetU64(bytes_, kMetadataSegment));
+  for (const RawEntry& entry : RawEntries(bytes_)) {
+    PutU64(bytes_, entry.at + kName + 16, 0);
+    PutU64(bytes_, entry.at + kName + 24, bytes_.size() - GetU64(bytes_, kMetadataSegment));
+  }
+  EXPECT_TRUE(IsError(Parse(), StatusCode::kInvalidArgument, "more bytes than the file has"));
+}
+
 TEST_F(IrpaBadArchiveTest, DuplicateKey) {
   PutU64(bytes_, data_[1].at + kName, GetU64(bytes_, data_[0].at + kName));
   PutU64(bytes_, data_[1].at + kName + 8, GetU64(bytes_, data_[0].at + kName + 8));
