@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,7 @@ class MemoryProvider final : public ParameterProvider {
   // Call after the last Add: places the bytes in aligned memory behind one file.
   void Seal(bool host_visible) {
     block_ = static_cast<uint8_t*>(std::aligned_alloc(64, (storage_.size() + 64) / 64 * 64));
-    std::memcpy(block_, storage_.data(), storage_.size());
+    if (!storage_.empty()) std::memcpy(block_, storage_.data(), storage_.size());
     uint8_t* block = block_;
     file_ = base::MakeRef<rt::utils::MemoryFile>(block_, storage_.size(), false,
                                                  [block]() { std::free(block); });
@@ -114,6 +115,10 @@ struct Case {
   const char* device;
   bool host_visible;  // whether the provider offers its bytes for import
 };
+// Test names carry the printed parameter: print the fields, not the struct's padding bytes.
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.device << (c.host_visible ? " import" : " copy");
+}
 
 class IoParametersTest : public ::testing::TestWithParam<Case> {
  protected:
