@@ -3,7 +3,7 @@
 #   <payload>/bin/{rt_conformance_cuda,rt_conformance_cuda_queue,rt_cuda_driver_test,iree-rt-check}
 #   <payload>/lib/libiree_rt.so*   <payload>/testdata/*.bin   <payload>/e2e/*.vmfb
 # Logs and a summary go to $OUT (default /tmp/cuda_device_test). Usage:
-#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench,zoo]
+#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench,zoo,params]
 set -u
 PAYLOAD=$(cd "${1:-.gpu/cuda}" && pwd)
 SECTIONS=${2:-cts,driver,e2e,memcheck,bench}
@@ -166,5 +166,26 @@ if [[ $SECTIONS == *zoo* ]]; then
       done
     done
   fi
+fi
+# External weights through io_parameters on the GPU: each function of the parameters program
+# with archives from three writers, ours in every --parameter_mode against IREE's output.
+if [[ $SECTIONS == *params* && -d $PAYLOAD/params && -x $IREE_RUN_MODULE ]]; then
+  P=$PAYLOAD/params
+  for call in "main|--input=1x2xf32=1 1" "padded|--input=4xi32=0" "splat|--input=4xf32=0" \
+              "splat64|--input=3xi64=0"; do
+    fn=${call%%|*}; in=${call#*|}
+    for archive in model.irpa model.safetensors; do
+      args=(--module="$P/parameters.cuda.vmfb" --function="$fn" "$in" --parameters="$P/unscoped.irpa"
+            --parameters=model="$P/$archive")
+      theirs=$("$IREE_RUN_MODULE" --device=cuda "${args[@]}" 2>&1 | tail -1)
+      for mode in mmap preload file; do
+        for dev in "cuda://0?command_buffer_mode=graph" "cuda://0?command_buffer_mode=stream"; do
+          ours=$("$PAYLOAD/bin/iree-rt-run" --device="$dev" "${args[@]}" --parameter_mode=$mode 2>&1 | tail -1)
+          verdict=FAIL; [[ "$ours" == "$theirs" ]] && verdict=same
+          echo "params $fn $archive $mode $dev: $verdict (ours '$ours', IREE '$theirs')" | tee -a "$SUMMARY"
+        done
+      done
+    done
+  done
 fi
 cat "$SUMMARY"

@@ -59,6 +59,11 @@ if KERAS_BACKEND=jax $PYTHON -c "import jax, keras, transformers, flax" 2>/dev/n
 else
   echo "build_payload: no model zoo (its packages are not in build/venv: scripts/setup.sh)"
 fi
+# A program with external weights (io_parameters) and its archives, for the params section.
+mkdir -p $P/params
+$COMPILER --iree-hal-target-device=cuda --iree-cuda-target=sm_80 \
+  tests/unit/modules/programs/parameters.mlir -o $P/params/parameters.cuda.vmfb
+$PYTHON tests/tools/parameters/gen_archives.py $P/params > /dev/null
 # Bench-only raw driver-API harness: links libcuda (the stub at build time, libcuda.so.1 there).
 CUDA_ROOT=${CUDA_ROOT:-/usr/local/cuda}
 g++ -O2 -std=c++20 -I$CUDA_ROOT/include bench/cuda/raw_graph.cc -o $P/bin/raw_graph \

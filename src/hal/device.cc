@@ -114,10 +114,30 @@ Status Device::QueueRead(QueueAffinity affinity, SemaphoreList wait, SemaphoreLi
                                  source->length(), "-byte file");
   }
   RT_RETURN_IF_ERROR(target->ResolveRange(target_offset, length).status());
-  return QueueHostCallImpl(wait, signal, [=]() -> Status {
-    RT_ASSIGN_OR_RETURN(uint8_t* ptr, target->Map(MemoryAccess::kWrite, target_offset, length));
+  if (target->memory_type() & MemoryType::kHostVisible) {
+    return QueueHostCallImpl(wait, signal, [=]() -> Status {
+      RT_ASSIGN_OR_RETURN(uint8_t* ptr, target->Map(MemoryAccess::kWrite, target_offset, length));
+      return source->Read(source_offset, ptr, length);
+    });
+  }
+  // Device memory the host cannot map (a GPU's): the file is read into host-visible staging
+  // (pinned memory on CUDA) on a host thread, then copied in queue order.
+  BufferParams staging_params;
+  staging_params.type = MemoryType::kHostLocal | MemoryType::kDeviceVisible;
+  staging_params.usage = BufferUsage::kTransfer | BufferUsage::kMapping;
+  RT_ASSIGN_OR_RETURN(Ref<Buffer> staging, allocator().AllocateBuffer(staging_params, length));
+  RT_ASSIGN_OR_RETURN(Ref<Semaphore> staged, CreateSemaphore(0));
+  const SemaphorePoint read_done{staged.get(), 1};
+  RT_RETURN_IF_ERROR(QueueHostCallImpl(wait, SemaphoreList(&read_done, 1), [=]() -> Status {
+    RT_ASSIGN_OR_RETURN(uint8_t* ptr, staging->Map(MemoryAccess::kWrite, 0, length));
     return source->Read(source_offset, ptr, length);
-  });
+  }));
+  Status copied = QueueCopy(affinity, SemaphoreList(&read_done, 1), signal, staging, 0, target,
+                            target_offset, length);
+  if (!copied.ok()) {
+    for (const SemaphorePoint& point : signal) point.semaphore->Fail(copied);
+  }
+  return copied;
 }
 
 Status Device::QueueWrite(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
