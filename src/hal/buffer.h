@@ -81,6 +81,10 @@ struct BufferParams {
   MemoryAccessBits access = MemoryAccess::kAll;
 };
 
+// The alignment dispatches assume of a binding's address (CPU kernels load with aligned vector
+// instructions): imported host memory must meet it to be bound as is.
+inline constexpr uintptr_t kBindingAlignment = 64;
+
 std::string MemoryTypeToString(MemoryTypeBits bits);
 std::string BufferUsageToString(BufferUsageBits bits);
 

@@ -2,10 +2,10 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <utility>
 
 #include "api/driver_registration.h"
+#include "base/aligned_bytes.h"
 #include "base/mapped_file.h"
 #include "hal/device_uri.h"
 #include "hal/driver_registry.h"
@@ -35,36 +35,15 @@ StatusOr<Ref<hal::Device>> CreateDevice(hal::DriverRegistry& registry, const std
   return driver->CreateDevice(parsed);
 }
 
-// A module file read whole into memory (--module_mode=preload), page aligned as a mapping is:
-// the compiler lays rodata out at aligned file offsets, and kernels load constants with
-// aligned vector loads.
-class PreloadedFile final : public base::RefObject {
- public:
-  static constexpr size_t kAlignment = 4096;
-  static StatusOr<Ref<PreloadedFile>> Copy(std::span<const uint8_t> bytes) {
-    const size_t rounded = (bytes.size() + kAlignment - 1) / kAlignment * kAlignment;
-    if (rounded < bytes.size()) return base::ResourceExhaustedError("module of ", bytes.size(), " bytes is too large");
-    void* data = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
-    if (!data) return base::ResourceExhaustedError("out of memory reading a ", bytes.size(), "-byte module");
-    if (!bytes.empty()) std::memcpy(data, bytes.data(), bytes.size());
-    return Ref<PreloadedFile>::Adopt(new PreloadedFile(static_cast<uint8_t*>(data), bytes.size()));
-  }
-  ~PreloadedFile() override { std::free(data_); }
-  std::span<const uint8_t> span() const { return {data_, size_}; }
-
- private:
-  PreloadedFile(uint8_t* data, size_t size) : data_(data), size_(size) {}
-  uint8_t* data_;
-  size_t size_;
-};
-
 StatusOr<Ref<vm::Module>> LoadModule(vm::Instance& instance, const std::string& path, ModuleMode mode) {
   // The file is mapped either way; preload copies it and lets the mapping go.
   RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> file, base::MappedFile::Open(path));
   Ref<base::RefObject> owner = file;
   std::span<const uint8_t> bytes = file->span();
   if (mode == ModuleMode::kPreload) {
-    RT_ASSIGN_OR_RETURN(Ref<PreloadedFile> copy, PreloadedFile::Copy(bytes));
+    // Page aligned, as a mapping is: the compiler lays rodata out at aligned file offsets, and
+    // kernels load constants with aligned vector loads.
+    RT_ASSIGN_OR_RETURN(Ref<base::AlignedBytes> copy, base::AlignedBytes::Copy(bytes));
     bytes = copy->span();
     owner = std::move(copy);
   }

@@ -50,4 +50,27 @@ base::Status DispatchProgram::PrepareDispatch(uint32_t ordinal, const uint32_t w
   return base::Status::Ok();
 }
 
+base::StatusOr<const DispatchProgram::ExportInfo*> DispatchProgram::CheckWorkgroup(
+    uint32_t ordinal, const DispatchStateV0& state, uint32_t x, uint32_t y, uint32_t z,
+    const void* local_memory, uint32_t local_memory_size) const {
+  if (ordinal >= export_count()) {
+    return base::OutOfRangeError("export ordinal ", ordinal, " is out of range (executable '",
+                                 name(), "' has ", export_count(), " exports)");
+  }
+  const ExportInfo& info = export_info(ordinal);
+  if (x >= state.workgroup_count_x || y >= state.workgroup_count_y ||
+      z >= state.workgroup_count_z) {
+    return base::OutOfRangeError("export '", info.name, "' workgroup (", x, ", ", y, ", ", z,
+                                 ") is outside the dispatch's count (", state.workgroup_count_x,
+                                 ", ", state.workgroup_count_y, ", ", state.workgroup_count_z, ")");
+  }
+  if (local_memory_size < info.local_memory_size ||
+      (local_memory_size != 0 && local_memory == nullptr)) {
+    return base::ResourceExhaustedError("export '", info.name, "' needs ", info.local_memory_size,
+                                        " bytes of local memory but ", local_memory_size,
+                                        " were provided");
+  }
+  return &info;
+}
+
 }  // namespace iree_rt::drivers::cpu

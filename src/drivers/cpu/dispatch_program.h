@@ -51,6 +51,14 @@ class DispatchProgram {
                                std::span<const size_t> binding_lengths,
                                uint32_t max_concurrency, DispatchStateV0* out_state) const;
 
+  // The checks every RunWorkgroup makes before running: OUT_OF_RANGE for a bad ordinal or a
+  // workgroup outside the state's counts, RESOURCE_EXHAUSTED for too little local memory.
+  // Returns the export's info.
+  base::StatusOr<const ExportInfo*> CheckWorkgroup(uint32_t ordinal, const DispatchStateV0& state,
+                                                   uint32_t x, uint32_t y, uint32_t z,
+                                                   const void* local_memory,
+                                                   uint32_t local_memory_size) const;
+
   // Runs workgroup (x, y, z) of a dispatch prepared for |ordinal|. |local_memory| is scratch
   // private to this call of export_info(ordinal).local_memory_size bytes or more. Thread-safe:
   // workgroups of one dispatch (and of different dispatches) run concurrently. Errors name the

@@ -54,8 +54,6 @@ Status AllocatorAllocate(ModuleState& state, Args args, Results results) {
   return Status::Ok();
 }
 
-constexpr uintptr_t kImportAlignment = 64;
-
 // allocator.import(allocator, try, affinity, memory_types, usage, source, offset, length) -> buffer
 // Wraps a vm.buffer's bytes without copying; the buffer keeps the vm.buffer alive. With |try|,
 // any failure returns null so the program falls back to allocate-and-copy.
@@ -85,9 +83,9 @@ Status AllocatorImport(ModuleState&, Args args, Results results) {
     // Kernels assume 64-byte aligned bindings (CPU kernels load constants with aligned vector
     // loads): a module read into 16-byte aligned memory would crash them. Refused here, a
     // program's try-import falls back to an aligned copy.
-    if (reinterpret_cast<uintptr_t>(data) % kImportAlignment != 0) {
+    if (reinterpret_cast<uintptr_t>(data) % rt::kBindingAlignment != 0) {
       return base::InvalidArgumentError("import of ", size, " bytes at offset ", offset,
-                                        " of a vm.buffer: the address is not ", kImportAlignment,
+                                        " of a vm.buffer: the address is not ", rt::kBindingAlignment,
                                         "-byte aligned, as dispatches assume");
     }
     Ref<vm::Buffer> keep_alive = Ref<vm::Buffer>::Retain(source);

@@ -1,9 +1,9 @@
 #include "modules/io_parameters/archive_provider.h"
 
-#include <cstdlib>
 #include <cstring>
 #include <map>
 
+#include "base/aligned_bytes.h"
 #include "base/mapped_file.h"
 #include "hal/utils/fd_file.h"
 #include "hal/utils/memory_file.h"
@@ -15,9 +15,6 @@ namespace {
 using base::Ref;
 using base::Status;
 using base::StatusOr;
-
-// Page aligned, as a mapping is: the formats align data to their own boundaries within the file.
-constexpr size_t kPreloadAlignment = 4096;
 
 struct OpenedFile {
   Ref<hal::File> file;
@@ -41,14 +38,12 @@ StatusOr<OpenedFile> OpenOne(const std::string& path, ParameterMode mode) {
       break;
     }
     case ParameterMode::kPreload: {
-      const size_t rounded = (bytes.size() + kPreloadAlignment - 1) / kPreloadAlignment * kPreloadAlignment;
-      auto* copy = static_cast<uint8_t*>(std::aligned_alloc(kPreloadAlignment, rounded ? rounded : kPreloadAlignment));
-      if (!copy) return base::ResourceExhaustedError("out of memory reading '", path, "' (", bytes.size(), " bytes)");
-      if (!bytes.empty()) std::memcpy(copy, bytes.data(), bytes.size());
-      opened.file = base::MakeRef<hal::utils::MemoryFile>(copy, bytes.size(), false, [copy]() { std::free(copy); });
-      opened.host_base = copy;
-      opened.header_bytes = std::span<const uint8_t>(copy, bytes.size());
-      opened.keep_parsing = opened.file;
+      RT_ASSIGN_OR_RETURN(Ref<base::AlignedBytes> copy, base::AlignedBytes::Copy(bytes));
+      opened.file = base::MakeRef<hal::utils::MemoryFile>(copy->data(), copy->size(), false,
+                                                          [copy]() mutable { copy = nullptr; });
+      opened.host_base = copy->data();
+      opened.header_bytes = copy->span();
+      opened.keep_parsing = copy;
       break;
     }
     case ParameterMode::kFile: {

@@ -28,9 +28,6 @@ using hal::Results;
 
 using ProviderMap = std::map<std::string, Ref<ParameterProvider>, std::less<>>;
 
-// Bindings and imports are assumed 64-byte aligned by the kernels (as for module constants).
-constexpr uintptr_t kImportAlignment = 64;
-
 // One (key, span) pair of a call: bytes [parameter_offset, +length) of the key's parameter go to
 // [buffer_offset, +length) of a buffer.
 struct Request {
@@ -211,7 +208,7 @@ Ref<rt::Buffer> TryImport(rt::Device& device, const ParameterProvider::Entry& en
   if (entry.splat || !entry.host_data || r.length == 0) return nullptr;
   if (r.parameter_offset + r.length > entry.stored_length) return nullptr;
   const uint8_t* data = entry.host_data + r.parameter_offset;
-  if (reinterpret_cast<uintptr_t>(data) % kImportAlignment != 0) return nullptr;
+  if (reinterpret_cast<uintptr_t>(data) % rt::kBindingAlignment != 0) return nullptr;
   rt::BufferParams read_only = params;
   read_only.access = rt::MemoryAccess::kRead;
   Ref<rt::File> keep_alive = entry.file;

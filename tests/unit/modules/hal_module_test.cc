@@ -19,6 +19,7 @@
 #include "hal/fence.h"
 #include "modules/hal/ref_types.h"
 #include "status_matchers.h"
+#include "unit/modules/test_device.h"
 #include "tooling/function_io.h"
 #include "vm/buffer.h"
 #include "vm/bytecode/bytecode_module.h"
@@ -37,13 +38,7 @@ using base::StatusOr;
 using iree_rt::testing::IsError;
 using iree_rt::testing::IsOk;
 
-StatusOr<Ref<rt::Device>> CreateDevice(std::string_view uri_text) {
-  rt::DriverRegistry registry;
-  RT_RETURN_IF_ERROR(drivers::cpu::RegisterCpuDrivers(registry));
-  RT_ASSIGN_OR_RETURN(rt::DeviceUri uri, rt::DeviceUri::Parse(uri_text));
-  RT_ASSIGN_OR_RETURN(Ref<rt::Driver> driver, registry.CreateDriver(uri.driver));
-  return driver->CreateDevice(uri);
-}
+using iree_rt::testing::CreateCpuDevice;
 
 std::string ProgramPath(const char* name) {
 #ifdef RT_TEST_MODULES_PROGRAMS_DIR
@@ -59,7 +54,7 @@ class ProgramRunner {
   Status Open(std::string_view device_uri, const char* program) {
     instance_ = vm::Instance::Create();
     RT_RETURN_IF_ERROR(RegisterRefTypes(*instance_));
-    RT_ASSIGN_OR_RETURN(device_, CreateDevice(device_uri));
+    RT_ASSIGN_OR_RETURN(device_, CreateCpuDevice(device_uri));
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> hal_module, CreateHalModule({device_}));
     RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> file, base::MappedFile::Open(ProgramPath(program)));
     std::span<const uint8_t> bytes = file->span();
@@ -270,7 +265,7 @@ class HalExportTest : public ::testing::Test {
   void SetUp() override {
     instance_ = vm::Instance::Create();
     ASSERT_TRUE(IsOk(RegisterRefTypes(*instance_)));
-    auto device = CreateDevice("local-sync");
+    auto device = CreateCpuDevice("local-sync");
     ASSERT_TRUE(IsOk(device.status()));
     device_ = *device;
     auto module = CreateHalModule({device_});

@@ -24,6 +24,7 @@
 #include "modules/hal/hal_module.h"
 #include "modules/hal/ref_types.h"
 #include "status_matchers.h"
+#include "unit/modules/test_device.h"
 #include "tooling/function_io.h"
 #include "vm/bytecode/bytecode_module.h"
 #include "vm/context.h"
@@ -95,13 +96,7 @@ class MemoryProvider final : public ParameterProvider {
   Ref<rt::File> file_;
 };
 
-StatusOr<Ref<rt::Device>> CreateDevice(std::string_view uri_text) {
-  rt::DriverRegistry registry;
-  RT_RETURN_IF_ERROR(drivers::cpu::RegisterCpuDrivers(registry));
-  RT_ASSIGN_OR_RETURN(rt::DeviceUri uri, rt::DeviceUri::Parse(uri_text));
-  RT_ASSIGN_OR_RETURN(Ref<rt::Driver> driver, registry.CreateDriver(uri.driver));
-  return driver->CreateDevice(uri);
-}
+using iree_rt::testing::CreateCpuDevice;
 
 std::string ProgramPath() {
 #ifdef RT_TEST_MODULES_PROGRAMS_DIR
@@ -148,7 +143,7 @@ class IoParametersTest : public ::testing::TestWithParam<Case> {
   Status Open(std::vector<Ref<ParameterProvider>> providers) {
     instance_ = vm::Instance::Create();
     RT_RETURN_IF_ERROR(hal::RegisterRefTypes(*instance_));
-    RT_ASSIGN_OR_RETURN(device_, CreateDevice(GetParam().device));
+    RT_ASSIGN_OR_RETURN(device_, CreateCpuDevice(GetParam().device));
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> hal_module, hal::CreateHalModule({device_}));
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> params, CreateIoParametersModule(std::move(providers)));
     RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> file, base::MappedFile::Open(ProgramPath()));

@@ -264,23 +264,9 @@ base::Status ExecutableLibrary::RunWorkgroup(uint32_t ordinal, const DispatchSta
                                              uint32_t x, uint32_t y, uint32_t z,
                                              uint32_t processor_id, void* local_memory,
                                              uint32_t local_memory_size) const {
-  if (ordinal >= exports_.size()) {
-    return base::OutOfRangeError("export ordinal ", ordinal, " is out of range (executable '",
-                                 name_, "' has ", exports_.size(), " exports)");
-  }
-  const ExportInfo& info = exports_[ordinal];
-  if (x >= state.workgroup_count_x || y >= state.workgroup_count_y ||
-      z >= state.workgroup_count_z) {
-    return base::OutOfRangeError("export '", info.name, "' workgroup (", x, ", ", y, ", ", z,
-                                 ") is outside the dispatch's count (", state.workgroup_count_x,
-                                 ", ", state.workgroup_count_y, ", ", state.workgroup_count_z, ")");
-  }
-  if (local_memory_size < info.local_memory_size ||
-      (local_memory_size != 0 && local_memory == nullptr)) {
-    return base::ResourceExhaustedError("export '", info.name, "' needs ", info.local_memory_size,
-                                        " bytes of local memory but ", local_memory_size,
-                                        " were provided");
-  }
+  RT_ASSIGN_OR_RETURN(const ExportInfo* export_info,
+                      CheckWorkgroup(ordinal, state, x, y, z, local_memory, local_memory_size));
+  const ExportInfo& info = *export_info;
   WorkgroupStateV0 workgroup{};
   workgroup.workgroup_id_x = x;
   workgroup.workgroup_id_y = y;

@@ -164,22 +164,9 @@ void VmvxProgram::ReleaseWorker(std::unique_ptr<Worker> worker) const {
 Status VmvxProgram::RunWorkgroup(uint32_t ordinal, const DispatchStateV0& state, uint32_t x,
                                  uint32_t y, uint32_t z, uint32_t /*processor_id*/,
                                  void* local_memory, uint32_t local_memory_size) const {
-  if (ordinal >= exports_.size()) {
-    return base::OutOfRangeError("export ordinal ", ordinal, " is out of range (executable '",
-                                 name_, "' has ", exports_.size(), " entry points)");
-  }
-  const ExportInfo& info = exports_[ordinal];
-  if (x >= state.workgroup_count_x || y >= state.workgroup_count_y ||
-      z >= state.workgroup_count_z) {
-    return base::OutOfRangeError("export '", info.name, "' workgroup (", x, ", ", y, ", ", z,
-                                 ") is outside the dispatch's count");
-  }
-  if (local_memory_size < info.local_memory_size ||
-      (local_memory_size != 0 && local_memory == nullptr)) {
-    return base::ResourceExhaustedError("export '", info.name, "' needs ", info.local_memory_size,
-                                        " bytes of local memory but ", local_memory_size,
-                                        " were provided");
-  }
+  RT_ASSIGN_OR_RETURN(const ExportInfo* export_info,
+                      CheckWorkgroup(ordinal, state, x, y, z, local_memory, local_memory_size));
+  const ExportInfo& info = *export_info;
   // Wrappers over memory the dispatch owns; ours are the only references while the call runs
   // unless the program stores one away (checked below).
   std::vector<base::Ref<vm::Buffer>> wrappers;
