@@ -3,9 +3,10 @@
 #   <payload>/bin/{rt_conformance_cuda,rt_conformance_cuda_queue,rt_cuda_driver_test,iree-rt-check}
 #   <payload>/lib/libiree_rt.so*   <payload>/testdata/*.bin   <payload>/e2e/*.vmfb
 # Logs and a summary go to $OUT (default /tmp/cuda_device_test). Usage:
-#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench,zoo,params]
+#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench,zoo,params,paramzoo,loadbw]
 set -u
 PAYLOAD=$(cd "${1:-.gpu/cuda}" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
 SECTIONS=${2:-cts,driver,e2e,memcheck,bench}
 OUT=${OUT:-/tmp/cuda_device_test}
 mkdir -p "$OUT"
@@ -187,5 +188,28 @@ if [[ $SECTIONS == *params* && -d $PAYLOAD/params && -x $IREE_RUN_MODULE ]]; the
       done
     done
   done
+fi
+# GPT-2 with its weights in a safetensors archive drawn here from the spec: ours (each mode, graph
+# and stream) against IREE's runtime on the same file, then the time to first result.
+if [[ $SECTIONS == *paramzoo* && -d $PAYLOAD/zoo_params && -x $IREE_RUN_MODULE ]]; then
+  Z=$PAYLOAD/zoo_params
+  [[ -f $Z/gpt2.safetensors ]] || python3 "$HERE/../tests/models/zoo_weights.py" "$Z/gpt2.weights.json" \
+    "$Z/gpt2.safetensors" >> "$OUT/paramzoo.log" 2>&1
+  for mode in mmap preload file; do
+    for cb in graph stream; do
+      line=$(python3 "$HERE/../tests/models/check_model.py" --ours "$PAYLOAD/bin/iree-rt-run" \
+        --theirs "$IREE_RUN_MODULE" --model "$Z/gpt2" --module "$Z/gpt2.params.cuda.vmfb" --device cuda \
+        --ours-device "cuda://0?command_buffer_mode=$cb" --flag=--function=run \
+        --flag=--parameters=model="$Z/gpt2.safetensors" --ours-flag=--parameter_mode=$mode 2>&1)
+      echo "paramzoo $mode $cb: rc=$? $line" | tee -a "$SUMMARY"
+    done
+  done
+  python3 "$HERE/../bench/parameters/first_result.py" --model "$Z/gpt2" --vmfb "$Z/gpt2.params.cuda.vmfb" \
+    --archive "$Z/gpt2.safetensors" --ours "$PAYLOAD/bin" --iree "$(dirname "$IREE_RUN_MODULE")" \
+    --device cuda --runs 3 2>&1 | tee -a "$OUT/first_result.txt" | tee -a "$SUMMARY"
+fi
+# Parameter load bandwidth into device memory against a raw cuMemcpyHtoDAsync loop.
+if [[ $SECTIONS == *loadbw* ]]; then
+  "$PAYLOAD/bin/iree-rt-load-bandwidth" --device=cuda --mib=2048 --runs=5 2>&1 | tee -a "$SUMMARY"
 fi
 cat "$SUMMARY"

@@ -13,11 +13,11 @@ export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 [[ -f $B/build.ninja ]] || cmake -G Ninja -S . -B $B -DIREE_RT_DRIVER_CUDA=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
 ninja -C $B -j2 rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test cuda_executable_test \
-  iree-rt-check iree-rt-benchmark iree-rt-run e2e_modules_cuda
+  iree-rt-check iree-rt-benchmark iree-rt-run iree-rt-load-bandwidth e2e_modules_cuda
 rm -rf $P
 mkdir -p $P/bin $P/testdata $P/e2e $P/runs $P/bench
 for b in rt_conformance_cuda rt_conformance_cuda_queue rt_cuda_driver_test cuda_executable_test iree-rt-check \
-    iree-rt-benchmark iree-rt-run; do
+    iree-rt-benchmark iree-rt-run iree-rt-load-bandwidth; do
   objcopy --strip-debug $B/bin/$b $P/bin/$b  # symbols stay, for backtraces of hangs
 done
 # iree-rt-benchmark links the system's Google Benchmark dynamically; the GPU machine has none.
@@ -56,6 +56,14 @@ if KERAS_BACKEND=jax $PYTHON -c "import jax, keras, transformers, flax" 2>/dev/n
       $GEN/zoo/$model.mlir -o $P/zoo/$model.cuda.vmfb
     cp $GEN/zoo/$model.input*.npy $GEN/zoo/$model.expected.npy $GEN/zoo/$model.weights.json $P/zoo/
   done
+  # GPT-2 with external weights (--weights params: scope "model", keys p<i>); the GPU machine
+  # writes them as model.safetensors from the same spec (zoo_weights.py), as the archive is 475 MiB.
+  mkdir -p $P/zoo_params $GEN/zoo_params
+  $PYTHON tests/models/zoo.py export gpt2 $GEN/zoo_params --weights params
+  $COMPILER --iree-input-type=stablehlo --iree-hal-target-device=cuda --iree-cuda-target=sm_80 \
+    $GEN/zoo_params/gpt2.mlir -o $P/zoo_params/gpt2.params.cuda.vmfb
+  cp $GEN/zoo_params/gpt2.input*.npy $GEN/zoo_params/gpt2.expected.npy $GEN/zoo_params/gpt2.weights.json \
+    $P/zoo_params/
 else
   echo "build_payload: no model zoo (its packages are not in build/venv: scripts/setup.sh)"
 fi

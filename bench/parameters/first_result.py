@@ -54,9 +54,12 @@ def main():
     parser.add_argument("--iree", required=True)
     parser.add_argument("--device", default="local-task")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--vmfb", help="default PREFIX.params.vmfb")
+    parser.add_argument("--archive", help="default PREFIX.params.irpa")
     args = parser.parse_args()
 
-    vmfb, irpa = args.model + ".params.vmfb", args.model + ".params.irpa"
+    vmfb = args.vmfb or args.model + ".params.vmfb"
+    irpa = args.archive or args.model + ".params.irpa"
     inputs = [f"--input=@{x}" for x in sorted(glob.glob(glob.escape(args.model) + ".input*.npy"))]
     common = [f"--device={args.device}", f"--module={vmfb}", "--function=run",
               f"--parameters=model={irpa}"] + inputs

@@ -30,6 +30,11 @@ class MappedFile final : public RefObject {
   std::span<const uint8_t> span() const { return {data_, size_}; }
   const std::string& path() const { return path_; }
 
+  // Asks the kernel to start reading the whole file into the page cache in the background, so
+  // later first touches find their pages there instead of faulting them in one readahead window
+  // at a time. Skipped for files over half the machine's memory, which would evict each other.
+  void Prefetch() const;
+
  private:
   MappedFile(std::string path, const uint8_t* data, size_t size)
       : path_(std::move(path)), data_(data), size_(size) {}

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "base/glob.h"
+#include "hal/staging_pool.h"
 #include "hal/utils/transient_buffer.h"
 
 namespace iree_rt::hal {
@@ -12,6 +13,11 @@ namespace iree_rt::hal {
 using base::Ref;
 using base::Status;
 using base::StatusOr;
+
+Device::Device(std::string id, Ref<Allocator> allocator)
+    : id_(std::move(id)), allocator_(std::move(allocator)), staging_pool_(base::MakeRef<StagingPool>()) {}
+
+Device::~Device() = default;
 
 Status Device::ValidateLists(SemaphoreList wait, SemaphoreList signal) const {
   for (const SemaphorePoint& point : wait) {
@@ -102,42 +108,6 @@ Status Device::QueueCopy(QueueAffinity affinity, SemaphoreList wait, SemaphoreLi
     return cb.Copy(BufferRef{source, 0, source_offset, length},
                    BufferRef{target, 0, target_offset, length}, length);
   });
-}
-
-Status Device::QueueRead(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
-                         const Ref<File>& source, uint64_t source_offset, const Ref<Buffer>& target,
-                         uint64_t target_offset, uint64_t length) {
-  RT_RETURN_IF_ERROR(ValidateLists(wait, signal));
-  if (!source || !target) return base::InvalidArgumentError("queue read with a null file or buffer");
-  if (source_offset > source->length() || length > source->length() - source_offset) {
-    return base::OutOfRangeError("read of [", source_offset, ", +", length, ") past the end of a ",
-                                 source->length(), "-byte file");
-  }
-  RT_RETURN_IF_ERROR(target->ResolveRange(target_offset, length).status());
-  if (target->memory_type() & MemoryType::kHostVisible) {
-    return QueueHostCallImpl(wait, signal, [=]() -> Status {
-      RT_ASSIGN_OR_RETURN(uint8_t* ptr, target->Map(MemoryAccess::kWrite, target_offset, length));
-      return source->Read(source_offset, ptr, length);
-    });
-  }
-  // Device memory the host cannot map (a GPU's): the file is read into host-visible staging
-  // (pinned memory on CUDA) on a host thread, then copied in queue order.
-  BufferParams staging_params;
-  staging_params.type = MemoryType::kHostLocal | MemoryType::kDeviceVisible;
-  staging_params.usage = BufferUsage::kTransfer | BufferUsage::kMapping;
-  RT_ASSIGN_OR_RETURN(Ref<Buffer> staging, allocator().AllocateBuffer(staging_params, length));
-  RT_ASSIGN_OR_RETURN(Ref<Semaphore> staged, CreateSemaphore(0));
-  const SemaphorePoint read_done{staged.get(), 1};
-  RT_RETURN_IF_ERROR(QueueHostCallImpl(wait, SemaphoreList(&read_done, 1), [=]() -> Status {
-    RT_ASSIGN_OR_RETURN(uint8_t* ptr, staging->Map(MemoryAccess::kWrite, 0, length));
-    return source->Read(source_offset, ptr, length);
-  }));
-  Status copied = QueueCopy(affinity, SemaphoreList(&read_done, 1), signal, staging, 0, target,
-                            target_offset, length);
-  if (!copied.ok()) {
-    for (const SemaphorePoint& point : signal) point.semaphore->Fail(copied);
-  }
-  return copied;
 }
 
 Status Device::QueueWrite(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,

@@ -17,6 +17,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/ref_object.h"
 #include "base/status.h"
@@ -42,6 +43,17 @@ inline constexpr uint64_t kIndeterminateLifetime = 0x1;
 
 // Work a queue runs on the host once its waits are met; its error fails the signals.
 using HostCall = std::function<base::Status()>;
+
+// Bytes [source_offset, +length) of |source| into [target_offset, +length) of |target|.
+struct FileRead {
+  base::Ref<File> source;
+  uint64_t source_offset = 0;
+  base::Ref<Buffer> target;
+  uint64_t target_offset = 0;
+  uint64_t length = 0;
+};
+
+class StagingPool;
 
 class Device : public base::RefObject {
  public:
@@ -79,6 +91,12 @@ class Device : public base::RefObject {
   base::Status QueueRead(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
                          const base::Ref<File>& source, uint64_t source_offset,
                          const base::Ref<Buffer>& target, uint64_t target_offset, uint64_t length);
+  // Runs every read of |reads| (their targets must not overlap) after |wait|, then signals |signal|.
+  // Reads into host-visible memory are split over several host threads; reads into memory the
+  // host cannot map (a GPU's) stream through a ring of staging buffers (pinned on CUDA): several
+  // threads fill slots while earlier slots are copied to the device.
+  base::Status QueueReadMany(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
+                             std::span<const FileRead> reads);
   base::Status QueueWrite(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
                           const base::Ref<Buffer>& source, uint64_t source_offset,
                           const base::Ref<File>& target, uint64_t target_offset, uint64_t length);
@@ -92,11 +110,14 @@ class Device : public base::RefObject {
                              HostCall call);
 
  protected:
-  Device(std::string id, base::Ref<Allocator> allocator)
-      : id_(std::move(id)), allocator_(std::move(allocator)) {}
+  Device(std::string id, base::Ref<Allocator> allocator);
+  ~Device() override;
 
  private:
   base::Status ValidateLists(SemaphoreList wait, SemaphoreList signal) const;
+  base::Status QueueHostReads(SemaphoreList wait, SemaphoreList signal, std::vector<FileRead> reads);
+  base::Status QueueStagedReads(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
+                                std::vector<FileRead> reads);
 
   virtual base::StatusOr<int64_t> QueryI64Impl(std::string_view category, std::string_view key) = 0;
   virtual base::StatusOr<base::Ref<CommandBuffer>> CreateCommandBufferImpl(
@@ -121,6 +142,7 @@ class Device : public base::RefObject {
 
   const std::string id_;
   const base::Ref<Allocator> allocator_;
+  const base::Ref<StagingPool> staging_pool_;  // QueueStagedReads' slots, reused across reads
 };
 
 }  // namespace iree_rt::hal

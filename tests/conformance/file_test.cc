@@ -1,6 +1,7 @@
 // FileTest: QueueRead/QueueWrite between buffers and hal::File (IREE file/file_test), over a
 // host-memory file (utils::MemoryFile).
 #include <atomic>
+#include <cstring>
 #include <numeric>
 
 #include "cts_test.h"
@@ -48,6 +49,23 @@ class FileTest : public CtsTest {
 
   std::vector<uint8_t> storage_;
   std::atomic<bool> file_released_{false};
+};
+
+// A file whose reads fail from |bad_offset| on, as a disk error would.
+class FailingFile final : public hal::File {
+ public:
+  FailingFile(uint64_t length, uint64_t bad_offset) : length_(length), bad_offset_(bad_offset) {}
+  uint64_t length() const override { return length_; }
+  bool writable() const override { return false; }
+  Status Read(uint64_t offset, void* target, uint64_t length) override {
+    if (offset + length > bad_offset_) return base::MakeStatus(StatusCode::kDataLoss, "bad sector");
+    std::memset(target, 0x5A, length);
+    return Status::Ok();
+  }
+  Status Write(uint64_t, const void*, uint64_t) override { return base::InternalError("read-only"); }
+
+ private:
+  uint64_t length_, bad_offset_;
 };
 
 TEST_P(FileTest, ReadEntireFile) {
@@ -108,6 +126,60 @@ TEST_P(FileTest, LargeRangeRoundTrip) {
   std::fill(storage_.begin(), storage_.end(), 0);
   ASSERT_TRUE(IsOk(Write(buffer, 0, file, 0, kSize)));
   EXPECT_TRUE(storage_ == original) << "the round trip changed the file";
+}
+
+// Reads larger than a staging slot, several per call: split over host threads, or streamed
+// through the staging ring with each slot reused (device memory the host cannot map).
+TEST_P(FileTest, ReadManyStreamsLargeReads) {
+  constexpr uint64_t kBig = (40 << 20) + 4097;
+  Ref<hal::File> file = CreateFile(kBig + 1000, false);
+  Ref<hal::Buffer> big = AllocateFilled(kBig, 0), small = AllocateFilled(64, 0), mid = AllocateFilled(3 << 20, 0);
+  Ref<hal::Semaphore> done = CreateSemaphore();
+  ASSERT_TRUE(file && big && small && mid && done);
+  const hal::FileRead reads[] = {{file, 999, big, 0, kBig}, {file, 5, small, 7, 13}, {file, 17, mid, 0, 3 << 20}};
+  SemaphorePoint signal{done.get(), 1};
+  ASSERT_TRUE(IsOk(device().QueueReadMany(hal::kQueueAffinityAny, {}, {&signal, 1}, reads)));
+  ASSERT_TRUE(IsOk(WaitFor(*done, 1)));
+  EXPECT_TRUE(ReadBytes(*big) == FileBytes(999, kBig)) << "the large read differs";
+  std::vector<uint8_t> expected(64, 0);
+  const std::vector<uint8_t> bytes = FileBytes(5, 13);
+  std::copy(bytes.begin(), bytes.end(), expected.begin() + 7);
+  EXPECT_EQ(ReadBytes(*small), expected);
+  EXPECT_TRUE(ReadBytes(*mid) == FileBytes(17, 3 << 20)) << "the middle read differs";
+}
+
+// A read failing partway (after some slots were filled and copied) fails the signal with its
+// status, and the device goes on serving reads.
+TEST_P(FileTest, ReadManyFailurePartwayFailsTheSignal) {
+  constexpr uint64_t kSize = 30 << 20;
+  Ref<hal::File> bad = base::MakeRef<FailingFile>(kSize, 21 << 20);
+  Ref<hal::Buffer> buffer = AllocateFilled(kSize, 0);
+  Ref<hal::Semaphore> done = CreateSemaphore();
+  ASSERT_TRUE(bad && buffer && done);
+  const hal::FileRead read{bad, 0, buffer, 0, kSize};
+  SemaphorePoint signal{done.get(), 1};
+  ASSERT_TRUE(IsOk(device().QueueReadMany(hal::kQueueAffinityAny, {}, {&signal, 1}, {&read, 1})));
+  const Status status = WaitFor(*done, 1);
+  EXPECT_TRUE(IsError(status, StatusCode::kDataLoss)) << status.ToString();
+  Ref<hal::File> file = CreateFile(64, false);
+  Ref<hal::Buffer> after = AllocateFilled(64, 0);
+  ASSERT_TRUE(file && after);
+  ASSERT_TRUE(IsOk(Read(file, 0, after, 0, 64)));
+  EXPECT_EQ(ReadBytes(*after), FileBytes(0, 64));
+}
+
+// A failed wait fails the signal without reading anything.
+TEST_P(FileTest, ReadManyAfterAFailedWaitFailsTheSignal) {
+  Ref<hal::File> file = CreateFile(20 << 20, false);
+  Ref<hal::Buffer> buffer = AllocateFilled(20 << 20, 0);
+  Ref<hal::Semaphore> gate = CreateSemaphore(), done = CreateSemaphore();
+  ASSERT_TRUE(file && buffer && gate && done);
+  const hal::FileRead read{file, 0, buffer, 0, 20 << 20};
+  SemaphorePoint wait{gate.get(), 1}, signal{done.get(), 1};
+  ASSERT_TRUE(IsOk(device().QueueReadMany(hal::kQueueAffinityAny, {&wait, 1}, {&signal, 1}, {&read, 1})));
+  gate->Fail(base::MakeStatus(StatusCode::kAborted, "upstream failed"));
+  EXPECT_TRUE(IsError(WaitFor(*done, 1), StatusCode::kAborted));
+  EXPECT_TRUE(ReadBytes(*buffer) == std::vector<uint8_t>(20 << 20, 0)) << "nothing may be read";
 }
 
 TEST_P(FileTest, ReadOnlyFileRejectsWrites) {

@@ -31,6 +31,7 @@ StatusOr<OpenedFile> OpenOne(const std::string& path, ParameterMode mode) {
   std::span<const uint8_t> bytes = mapping->span();
   switch (mode) {
     case ParameterMode::kMmap: {
+      mapping->Prefetch();  // the disk reads overlap the program's start instead of its kernels
       Ref<base::MappedFile> keep = mapping;
       opened.file = base::MakeRef<hal::utils::MemoryFile>(const_cast<uint8_t*>(bytes.data()), bytes.size(),
                                                           false, [keep]() mutable { keep = nullptr; });

@@ -157,13 +157,35 @@ uint32_t FillablePattern(const ParameterProvider::Entry& entry, uint32_t* patter
   return 0;
 }
 
-// Queues the writes of |r|'s bytes into |target| at r.buffer_offset.
-Status QueueSpan(Chain& chain, const ParameterProvider::Entry& entry, const Request& r,
+// File reads gathered into one QueueReadMany link, so the parameters of a call are read by
+// several threads (and streamed to a GPU with copies in flight) rather than one after another.
+class ReadBatch {
+ public:
+  void Add(rt::FileRead read) { reads_.push_back(std::move(read)); }
+
+  // Links the gathered reads (if any) into |chain|; fills flush first so the chain keeps order.
+  Status Flush(Chain& chain) {
+    if (reads_.empty()) return Status::Ok();
+    Status status = chain.Link([&](rt::SemaphoreList wait, rt::SemaphoreList signal) {
+      return chain.device()->QueueReadMany(chain.affinity(), wait, signal, reads_);
+    });
+    reads_.clear();
+    return status;
+  }
+
+ private:
+  std::vector<rt::FileRead> reads_;
+};
+
+// Queues the writes of |r|'s bytes into |target| at r.buffer_offset: file bytes into |batch|,
+// splats and zero padding as fills in |chain|.
+Status QueueSpan(Chain& chain, ReadBatch& batch, const ParameterProvider::Entry& entry, const Request& r,
                  const Ref<rt::Buffer>& target) {
   rt::Device* device = chain.device();
   const rt::QueueAffinity affinity = chain.affinity();
   if (r.length == 0) return Status::Ok();
   if (entry.splat) {
+    RT_RETURN_IF_ERROR(batch.Flush(chain));
     uint32_t pattern = 0;
     const uint32_t width = FillablePattern(entry, &pattern);
     if (width != 0 && r.parameter_offset % width == 0) {
@@ -185,14 +207,9 @@ Status QueueSpan(Chain& chain, const ParameterProvider::Entry& entry, const Requ
   // Stored bytes first, then zeros for the part of the span past them.
   const uint64_t stored_end = std::min(entry.stored_length, r.parameter_offset + r.length);
   const uint64_t stored = stored_end > r.parameter_offset ? stored_end - r.parameter_offset : 0;
-  if (stored) {
-    RT_RETURN_IF_ERROR(chain.Link([&](rt::SemaphoreList wait, rt::SemaphoreList signal) {
-      return device->QueueRead(affinity, wait, signal, entry.file,
-                               entry.file_offset + r.parameter_offset, target, r.buffer_offset,
-                               stored);
-    }));
-  }
+  if (stored) batch.Add({entry.file, entry.file_offset + r.parameter_offset, target, r.buffer_offset, stored});
   if (stored < r.length) {
+    RT_RETURN_IF_ERROR(batch.Flush(chain));
     RT_RETURN_IF_ERROR(chain.Link([&](rt::SemaphoreList wait, rt::SemaphoreList signal) {
       return device->QueueFill(affinity, wait, signal, target, r.buffer_offset + stored,
                                r.length - stored, 0, 1);
@@ -266,6 +283,7 @@ Status Load(const ProviderMap& providers, Args args, Results results) {
     }
     RT_ASSIGN_OR_RETURN(Ref<vm::List> list,
                         vm::List::Create(vm::Type::OfRef(&hal::kBufferType), requests.size()));
+    ReadBatch batch;
     for (size_t i = 0; i < requests.size(); ++i) {
       const Request& r = requests[i];
       Ref<rt::Buffer> buffer = TryImport(*call.device, entries[i], r, params);
@@ -277,10 +295,11 @@ Status Load(const ProviderMap& providers, Args args, Results results) {
         }));
         Request at_zero = r;
         at_zero.buffer_offset = 0;  // a new buffer per span
-        RT_RETURN_IF_ERROR(QueueSpan(chain, entries[i], at_zero, buffer));
+        RT_RETURN_IF_ERROR(QueueSpan(chain, batch, entries[i], at_zero, buffer));
       }
       RT_RETURN_IF_ERROR(list->Push(hal::RefResult(std::move(buffer))));
     }
+    RT_RETURN_IF_ERROR(batch.Flush(chain));
     RT_RETURN_IF_ERROR(chain.Finish());
     results[0] = vm::Value::FromRef(vm::Ref::Make(std::move(list)));
     return Status::Ok();
@@ -311,9 +330,11 @@ Status Gather(const ProviderMap& providers, Args args, Results) {
       entries.push_back(std::move(entry));
     }
     Ref<rt::Buffer> target_ref = hal::RetainArg<rt::Buffer>(args[5]);
+    ReadBatch batch;
     for (size_t i = 0; i < requests.size(); ++i) {
-      RT_RETURN_IF_ERROR(QueueSpan(chain, entries[i], requests[i], target_ref));
+      RT_RETURN_IF_ERROR(QueueSpan(chain, batch, entries[i], requests[i], target_ref));
     }
+    RT_RETURN_IF_ERROR(batch.Flush(chain));
     return chain.Finish();
   };
   Status status = run();
