@@ -241,3 +241,30 @@ parameters_output(bad_mode "bad --parameter_mode=disk \\(mmap, preload or file\\
                   ${_params} --parameter_mode=disk ${_main})
 parameters_output(missing_file "cannot open|No such file|NOT_FOUND.*nothere.irpa"
                   ${_params} --parameters=model=${_archives}/nothere.irpa ${_main})
+
+# Issue 21: programs over archives other tools write, every run of ours (both CPU devices, each
+# --parameter_mode) and of iree-run-module giving the same bytes (parameters/program_checks.py):
+# gguf files of the gguf package with quantized, BF16 and IQ tensors; the archives iree-compile
+# writes with --iree-parameter-export and --iree-parameter-splat; iree-import-onnx
+# --externalize-params.
+foreach(program gguf_types gguf_ext_types)
+  iree_rt_compile_module(tools_program_${program}
+                         SRC ${CMAKE_CURRENT_SOURCE_DIR}/parameters/${program}.mlir)
+  add_dependencies(tools_test_programs tools_program_${program})
+endforeach()
+get_filename_component(_venv_bin "${IREE_RT_COMPILER}" DIRECTORY)
+set(_checks ${_python} ${CMAKE_CURRENT_SOURCE_DIR}/parameters/program_checks.py
+            --ours=$<TARGET_FILE:iree-rt-run> --theirs=${_theirs} --out=${_bin}/program_checks)
+add_test(NAME tools.parameters_gguf_types
+         COMMAND ${_checks} --module=${_bin}/tools_program_gguf_types.vmfb
+                 --ext-module=${_bin}/tools_program_gguf_ext_types.vmfb gguf)
+set(_compile --compiler=${IREE_RT_COMPILER})
+foreach(flag ${IREE_RT_CPU_TARGET_FLAGS})
+  list(APPEND _compile --target-flag=${flag})
+endforeach()
+add_test(NAME tools.parameters_compiler_export COMMAND ${_checks} ${_compile} export)
+add_test(NAME tools.parameters_onnx_import
+         COMMAND ${_checks} ${_compile} --importer=${_venv_bin}/iree-import-onnx onnx)
+set_tests_properties(tools.parameters_gguf_types tools.parameters_compiler_export
+                     tools.parameters_onnx_import
+                     PROPERTIES LABELS "tools" SKIP_REGULAR_EXPRESSION "SKIPPED:")
