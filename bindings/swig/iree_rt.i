@@ -53,6 +53,7 @@
 %ignore iree_rt_semaphore_wait_many;
 %ignore iree_rt_fence_join;
 %rename("$ignore", regexmatch$name="^iree_rt_(executable|command_buffer|device_queue)_") "";
+%rename("$ignore", regexmatch$name="^iree_rt_(parameters_|module_create_io_parameters)") "";
 
 %{
 #include <stdint.h>
