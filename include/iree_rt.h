@@ -1053,15 +1053,15 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_module_create_hal(iree_rt_instance_t ins
                                                           iree_rt_module_t* out_module);
 
 // Parameters: programs compiled with their weights outside the module (iree-compile
-// --iree-opt-export-parameters, or `#stream.parameter.named` globals) import the native
+// --iree-parameter-export, or `#stream.parameter.named` globals) import the native
 // `io_parameters` module, which loads each weight by scope and key. A parameter set holds the
 // parameters of one scope, gathered from archive files, archives or single parameters in the
 // caller's memory, and splats; keys are unique within a set. Sets are filled first, then given
 // to iree_rt_module_create_io_parameters, which freezes them: from then on every `_add_*` fails
 // with FAILED_PRECONDITION, so the module's loads never race with additions. A set is externally
-// synchronized while it is being filled (the `_add_*` calls may race with the freezing, which
-// then wins or loses as a whole); a frozen set may be read from any thread. Errors of the
-// `_add_*` functions leave the set as it was: nothing of a refused source is added.
+// synchronized while it is being filled (except that an `_add_*` racing with the call that
+// freezes the set either lands before it or fails); a frozen set may be read from any thread.
+// Errors of the `_add_*` functions leave the set as it was: nothing of a refused source is added.
 
 // How the bytes of an archive file are reached.
 typedef enum iree_rt_parameter_mode_e {
