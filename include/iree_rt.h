@@ -1005,6 +1005,7 @@ typedef struct iree_rt_module_s* iree_rt_module_t;
 typedef struct iree_rt_context_s* iree_rt_context_t;
 typedef struct iree_rt_function_s* iree_rt_function_t;
 typedef struct iree_rt_value_list_s* iree_rt_value_list_t;
+typedef struct iree_rt_parameters_s* iree_rt_parameters_t;
 
 // Module loading flags.
 typedef uint32_t iree_rt_module_load_flags_t;
@@ -1050,6 +1051,117 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_module_create_hal(iree_rt_instance_t ins
                                                           const iree_rt_device_t* devices,
                                                           size_t device_count,
                                                           iree_rt_module_t* out_module);
+
+// Parameters: programs compiled with their weights outside the module (iree-compile
+// --iree-parameter-export, or `#stream.parameter.named` globals) import the native
+// `io_parameters` module, which loads each weight by scope and key. A parameter set holds the
+// parameters of one scope, gathered from archive files, archives or single parameters in the
+// caller's memory, and splats; keys are unique within a set. Sets are filled first, then given
+// to iree_rt_module_create_io_parameters, which freezes them: from then on every `_add_*` fails
+// with FAILED_PRECONDITION, so the module's loads never race with additions. A set is externally
+// synchronized while it is being filled (except that an `_add_*` racing with the call that
+// freezes the set either lands before it or fails); a frozen set may be read from any thread.
+// Errors of the `_add_*` functions leave the set as it was: nothing of a refused source is added.
+
+// How the bytes of an archive file are reached.
+typedef enum iree_rt_parameter_mode_e {
+  // Map the file read-only; CPU devices use the pages in place (no copy when a parameter is
+  // 64-byte aligned), and processes share the page cache. The file must not change meanwhile.
+  IREE_RT_PARAMETER_MODE_MMAP = 0,
+  // Read the whole file into memory when it is added; it may change or go away afterwards.
+  IREE_RT_PARAMETER_MODE_PRELOAD = 1,
+  // Read only the archive's header; each load reads the parameter's bytes from the file.
+  IREE_RT_PARAMETER_MODE_FILE = 2,
+  IREE_RT_PARAMETER_MODE_FORCE_32 = 0x7FFFFFFF
+} iree_rt_parameter_mode_t;
+
+// Flags of the `_add_*memory` functions.
+typedef uint32_t iree_rt_parameters_flags_t;
+#define IREE_RT_PARAMETERS_FLAG_NONE 0x0u
+// Copy the bytes (to 64-byte aligned memory): the caller may free them as soon as the call
+// returns.
+#define IREE_RT_PARAMETERS_FLAG_COPY 0x1u
+
+// Creates an empty parameter set for |scope| (UTF-8, copied; NULL or "" is the unscoped scope
+// that programs name with `#stream.parameter.named<"key">`).
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_create(iree_rt_instance_t instance,
+                                                          const char* scope,
+                                                          iree_rt_parameters_t* out_parameters);
+IREE_RT_EXPORT void iree_rt_parameters_retain(iree_rt_parameters_t parameters);
+IREE_RT_EXPORT void iree_rt_parameters_release(iree_rt_parameters_t parameters);
+
+// Adds every parameter of the archive file at |path| (UTF-8); the format is chosen by the
+// extension: .irpa, .safetensors or .gguf. The file stays open (or mapped) while the set, or a
+// parameter loaded from it, lives.
+// Errors: NOT_FOUND / PERMISSION_DENIED naming |path| when it cannot be opened; UNIMPLEMENTED
+// for another extension; INVALID_ARGUMENT (or OUT_OF_RANGE) naming the file, and the key for a
+// bad entry, when the archive is malformed; INVALID_ARGUMENT for an unknown |mode|; and, for
+// every `_add_*` function, ALREADY_EXISTS naming the key and both of its sources when a key is
+// already in the set, FAILED_PRECONDITION once the set is frozen.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_add_file(iree_rt_parameters_t parameters,
+                                                            const char* path,
+                                                            iree_rt_parameter_mode_t mode);
+
+// Adds every parameter of the archive of |format| ("irpa", "safetensors" or "gguf") in the |size|
+// bytes at |data|. Memory follows iree_rt_module_load_memory's rules: with
+// IREE_RT_PARAMETERS_FLAG_COPY the bytes are copied and |release_callback| (nullable) is called
+// at once on success. Without it nothing is copied: |data| must stay valid and unchanged until
+// no longer needed, which is after the set, every module made from it and every context that
+// loaded a parameter from it are released; |release_callback| is then called once, from any
+// thread, with |user_data|. If the call fails the callback is not called and the caller keeps
+// ownership of |data|. Memory the archive lays out 64-byte aligned is used in place by CPU
+// devices.
+// Errors: INVALID_ARGUMENT for an unknown |format| or unknown flags; the reader's error (naming
+// "memory archive N (format)", and the key) for a malformed or truncated archive.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_add_archive_memory(
+    iree_rt_parameters_t parameters, const char* format, const void* data, size_t size,
+    iree_rt_parameters_flags_t flags, iree_rt_module_release_callback_t release_callback,
+    void* user_data);
+
+// Adds parameter |key| (UTF-8, copied) whose bytes are the |size| bytes at |data|, with the
+// memory rules of iree_rt_parameters_add_archive_memory. CPU devices use 64-byte aligned bytes
+// in place (a program may then read them for as long as it holds the parameter).
+// Errors: INVALID_ARGUMENT for unknown flags.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_add_memory(
+    iree_rt_parameters_t parameters, const char* key, const void* data, size_t size,
+    iree_rt_parameters_flags_t flags, iree_rt_module_release_callback_t release_callback,
+    void* user_data);
+
+// Adds parameter |key| (UTF-8, copied) of |length| bytes: the |pattern_length| bytes at |pattern|
+// (copied) repeated, in memory order.
+// Errors: INVALID_ARGUMENT naming |key| when |pattern_length| is not 1, 2, 4, 8 or 16 or
+// |length| is not a multiple of it.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_add_splat(iree_rt_parameters_t parameters,
+                                                             const char* key, const void* pattern,
+                                                             size_t pattern_length,
+                                                             uint64_t length);
+
+// Returns the set's scope ("" for the unscoped scope), borrowed.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_scope(iree_rt_parameters_t parameters,
+                                                         const char** out_scope);
+
+// Returns how many parameters the set holds; their indices are 0..count-1, in the order they
+// were added (an archive's parameters in the archive's own order).
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_count(iree_rt_parameters_t parameters,
+                                                         size_t* out_count);
+
+// Returns the key (borrowed, valid while the set lives) and the length in bytes of parameter
+// |index|.
+// Errors: OUT_OF_RANGE if |index| >= the count.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_entry(iree_rt_parameters_t parameters,
+                                                         size_t index, const char** out_key,
+                                                         uint64_t* out_length);
+
+// Creates the native `io_parameters` module over the |parameter_count| sets |parameters| (at
+// most one per scope; retained by the module), and freezes the sets. Link it after the hal
+// module and before the programs that import it. A load of a key that no set holds fails the
+// program's call (usually its initializer, so iree_rt_context_create) with NOT_FOUND naming the
+// key and scope; a scope without a set fails likewise, naming the scope.
+// Errors: INVALID_ARGUMENT naming the scope when two sets have the same scope. The sets are
+// frozen only when the module is created.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_module_create_io_parameters(
+    iree_rt_instance_t instance, const iree_rt_parameters_t* parameters, size_t parameter_count,
+    iree_rt_module_t* out_module);
 
 IREE_RT_EXPORT void iree_rt_module_retain(iree_rt_module_t module);
 IREE_RT_EXPORT void iree_rt_module_release(iree_rt_module_t module);

@@ -88,6 +88,9 @@ static void rt_cs_release_host(void* user_data, void* ptr) {
   pthread_mutex_unlock(&rt_cs_released_mutex);
 }
 
+// iree_rt_module_release_callback_t for lent parameter memory: queues its cookie (any thread).
+static void rt_cs_release_memory(void* user_data) { rt_cs_release_host(user_data, NULL); }
+
 #ifdef __cplusplus
 extern "C"
 #endif
@@ -165,6 +168,7 @@ RT_CS_STATUS(iree_rt_status_t RT_RET_DOUBLE, double, double,
 %enddef
 RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_module_t, Module, modules)
 RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_device_t, Device, devices)
+RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_parameters_t, Parameters, parameters)
 
 // Shapes: long[] (pinned by the marshaller for the call; the callee copies it).
 %typemap(ctype) const int64_t* shape "int64_t*"
@@ -188,13 +192,24 @@ RT_CS_POINTER(void*, user_data)
 
 // Zero-copy import: the release callback unpins the memory (PinnedMemory cookie in user_data).
 %typemap(in, numinputs=0) iree_rt_host_release_fn_t release_fn %{ $1 = rt_cs_release_host; %}
+// Lent parameter memory (rt_parameters_add_*_borrowed): the same, with a PinnedMemory cookie.
+RT_CS_POINTER(const void*, borrowed)
+RT_CS_POINTER(void*, borrowed_cookie)
+%typemap(in, numinputs=0) iree_rt_module_release_callback_t borrowed_release %{
+  $1 = rt_cs_release_memory;
+%}
 
-// Module bytes: a byte[] pinned for the call and copied (IREE_RT_MODULE_LOAD_FLAG_COPY).
-%typemap(ctype) const void* data "void*"
-%typemap(imtype) const void* data "byte[]"
-%typemap(cstype) const void* data "byte[]"
-%typemap(csin) const void* data "$csinput"
-%typemap(in) const void* data %{ $1 = $input; %}
+// Module and parameter bytes, and splat patterns: a byte[] pinned for the call and copied (the
+// classes pass the COPY flag).
+%define RT_CS_BYTES(NAME)
+%typemap(ctype) const void* NAME "void*"
+%typemap(imtype) const void* NAME "byte[]"
+%typemap(cstype) const void* NAME "byte[]"
+%typemap(csin) const void* NAME "$csinput"
+%typemap(in) const void* NAME %{ $1 = $input; %}
+%enddef
+RT_CS_BYTES(data)
+RT_CS_BYTES(pattern)
 %typemap(in, numinputs=0) iree_rt_module_release_callback_t release_callback %{ $1 = NULL; %}
 
 

@@ -58,10 +58,9 @@ static void rt_java_throw(JNIEnv* jenv, iree_rt_status_t status) {
   if (ex) (*jenv)->Throw(jenv, ex);
 }
 
-// iree_rt_host_release_fn_t for imported direct ByteBuffers: drops the global reference that
-// kept the buffer (and so its memory) reachable. May run on a runtime worker thread.
-static void rt_java_release_buffer(void* user_data, void* ptr) {
-  (void)ptr;
+// Drops the global reference that kept a direct ByteBuffer (and so its memory) reachable while
+// the runtime used it. May run on a runtime worker thread.
+static void rt_java_release_ref(void* user_data) {
   JNIEnv* env = NULL;
   int attached = 0;
   if ((*rt_jvm)->GetEnv(rt_jvm, (void**)&env, JNI_VERSION_1_8) != JNI_OK) {
@@ -70,6 +69,12 @@ static void rt_java_release_buffer(void* user_data, void* ptr) {
   }
   (*env)->DeleteGlobalRef(env, (jobject)user_data);
   if (attached) (*rt_jvm)->DetachCurrentThread(rt_jvm);
+}
+
+// iree_rt_host_release_fn_t for imported direct ByteBuffers.
+static void rt_java_release_buffer(void* user_data, void* ptr) {
+  (void)ptr;
+  rt_java_release_ref(user_data);
 }
 
 // Checks that |buffer| is a direct ByteBuffer; throws IllegalArgumentException otherwise.
@@ -83,6 +88,14 @@ static char* rt_direct_address(JNIEnv* jenv, jobject buffer, jlong* out_capacity
   }
   *out_capacity = capacity < 0 ? 0 : capacity;
   return address;
+}
+
+// A global reference to the direct ByteBuffer |buffer|, with its address and capacity, for memory
+// the runtime uses without a copy; throws IllegalArgumentException for another buffer.
+static jobject rt_java_lend(JNIEnv* jenv, jobject buffer, void** out_address, jlong* out_capacity) {
+  *out_address = rt_direct_address(jenv, buffer, out_capacity);
+  if ((*jenv)->ExceptionCheck(jenv)) return NULL;
+  return (*jenv)->NewGlobalRef(jenv, buffer);
 }
 %}
 
@@ -168,6 +181,7 @@ RT_OUT_ARGOUT_##KIND(CTYPE)
 %enddef
 RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_module_t, Module, modules, module_count)
 RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_device_t, Device, devices, device_count)
+RT_HANDLE_ARRAY_TYPEMAPS(iree_rt_parameters_t, Parameters, parameters, parameter_count)
 
 // Shapes: long[] (copied by the callee).
 %typemap(jni) (const int64_t* shape, size_t rank) "jlongArray"
@@ -207,6 +221,10 @@ RT_DIRECT_BUFFER(const void*, source)
     iree_rt_host_release_fn_t release_fn, void* user_data)
 #define RT_LOAD_MEMORY_ARGS (const void* data, size_t size, iree_rt_module_load_flags_t flags,\
     iree_rt_module_release_callback_t release_callback, void* user_data)
+#define RT_ADD_MEMORY_ARGS (const void* data, size_t size, iree_rt_parameters_flags_t flags,\
+    iree_rt_module_release_callback_t release_callback, void* user_data)
+#define RT_BORROWED_ARGS (const void* borrowed, size_t borrowed_size,\
+    iree_rt_module_release_callback_t borrowed_release, void* borrowed_cookie)
 
 // Zero-copy import of a direct ByteBuffer: the runtime keeps a global reference to it (so the
 // GC keeps its memory) until the last runtime reference to the memory is dropped.
@@ -216,9 +234,8 @@ RT_DIRECT_BUFFER(const void*, source)
 %typemap(javain) RT_IMPORT_HOST_ARGS "$javainput"
 %typemap(in) RT_IMPORT_HOST_ARGS (jobject gref = NULL) {
   jlong capacity = 0;
-  $1 = (void*)rt_direct_address(jenv, $input, &capacity);
+  gref = rt_java_lend(jenv, $input, &$1, &capacity);
   if ((*jenv)->ExceptionCheck(jenv)) return $null;
-  gref = (*jenv)->NewGlobalRef(jenv, $input);
   $2 = (uint64_t)capacity;
   $3 = rt_java_release_buffer;
   $4 = (void*)gref;
@@ -228,26 +245,66 @@ RT_DIRECT_BUFFER(const void*, source)
   if (result && gref$argnum) (*jenv)->DeleteGlobalRef(jenv, gref$argnum);
 %}
 
-// Module bytes: a byte[], always copied (IREE_RT_MODULE_LOAD_FLAG_COPY).
-%typemap(jni) RT_LOAD_MEMORY_ARGS "jbyteArray"
-%typemap(jtype) RT_LOAD_MEMORY_ARGS "byte[]"
-%typemap(jstype) RT_LOAD_MEMORY_ARGS "byte[]"
-%typemap(javain) RT_LOAD_MEMORY_ARGS "$javainput"
-%typemap(in) RT_LOAD_MEMORY_ARGS {
+// Parameter bytes lent without a copy (rt_parameters_add_*_borrowed): a direct ByteBuffer, kept
+// reachable by a global reference until the runtime calls back.
+%typemap(jni) RT_BORROWED_ARGS "jobject"
+%typemap(jtype) RT_BORROWED_ARGS "java.nio.ByteBuffer"
+%typemap(jstype) RT_BORROWED_ARGS "java.nio.ByteBuffer"
+%typemap(javain) RT_BORROWED_ARGS "$javainput"
+%typemap(in) RT_BORROWED_ARGS (jobject gref = NULL) {
+  jlong capacity = 0;
+  void* address = NULL;
+  gref = rt_java_lend(jenv, $input, &address, &capacity);
+  if ((*jenv)->ExceptionCheck(jenv)) return $null;
+  $1 = address;
+  $2 = (size_t)capacity;
+  $3 = rt_java_release_ref;
+  $4 = (void*)gref;
+}
+%typemap(freearg) RT_BORROWED_ARGS %{
+  if (result && gref$argnum) (*jenv)->DeleteGlobalRef(jenv, gref$argnum);
+%}
+
+// Module and parameter bytes: a byte[], always copied (the COPY flag).
+%define RT_COPIED_BYTES(ARGS, COPY_FLAG)
+%typemap(jni) ARGS "jbyteArray"
+%typemap(jtype) ARGS "byte[]"
+%typemap(jstype) ARGS "byte[]"
+%typemap(javain) ARGS "$javainput"
+%typemap(in) ARGS {
   if (!$input) {
-    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "module bytes");
+    SWIG_JavaThrowException(jenv, SWIG_JavaNullPointerException, "bytes");
     return $null;
   }
   $1 = (void*)(*jenv)->GetByteArrayElements(jenv, $input, NULL);
   if (!$1) return $null;
   $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
-  $3 = IREE_RT_MODULE_LOAD_FLAG_COPY;
+  $3 = COPY_FLAG;
   $4 = NULL;
   $5 = NULL;
 }
-%typemap(freearg) RT_LOAD_MEMORY_ARGS %{
+%typemap(freearg) ARGS %{
   if ($1) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte*)$1, JNI_ABORT);
 %}
+%enddef
+RT_COPIED_BYTES(RT_LOAD_MEMORY_ARGS, IREE_RT_MODULE_LOAD_FLAG_COPY)
+RT_COPIED_BYTES(RT_ADD_MEMORY_ARGS, IREE_RT_PARAMETERS_FLAG_COPY)
+
+// A splat's pattern: a byte[] (copied by the callee).
+%typemap(jni) (const void* pattern, size_t pattern_length) "jbyteArray"
+%typemap(jtype) (const void* pattern, size_t pattern_length) "byte[]"
+%typemap(jstype) (const void* pattern, size_t pattern_length) "byte[]"
+%typemap(javain) (const void* pattern, size_t pattern_length) "$javainput"
+%typemap(in) (const void* pattern, size_t pattern_length) (jbyte bytes[16]) {
+  jsize n = $input ? (*jenv)->GetArrayLength(jenv, $input) : 0;
+  if (!$input || n > 16) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, "a pattern of 1 to 16 bytes");
+    return $null;
+  }
+  (*jenv)->GetByteArrayRegion(jenv, $input, 0, n, bytes);
+  $1 = bytes;
+  $2 = (size_t)n;
+}
 
 // ---- Raw arguments of rt_call_scalars (Invocation's one-crossing path; see iree_rt.i) ----------
 %define RT_JAVA_RAW(CTYPE, NAME)

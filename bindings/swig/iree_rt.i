@@ -33,7 +33,8 @@
 %apply int { iree_rt_status_code_t, iree_rt_value_type_t, iree_rt_encoding_type_t,
              iree_rt_wait_mode_t, iree_rt_memory_statistic_t, iree_rt_limit_t };
 %apply int { iree_rt_memory_type_t, iree_rt_buffer_usage_t, iree_rt_memory_access_t,
-             iree_rt_element_type_t, iree_rt_module_load_flags_t };
+             iree_rt_element_type_t, iree_rt_module_load_flags_t, iree_rt_parameter_mode_t,
+             iree_rt_parameters_flags_t };
 
 // Not wrapped: the status accessors (statuses never reach the language), retain/release (the
 // classes own exactly one reference, dropped by release_handle below), raw mappings (a pointer
@@ -50,6 +51,7 @@
 %ignore iree_rt_buffer_fill;
 %ignore iree_rt_buffer_view_shape;
 %ignore iree_rt_module_function_attr;
+%ignore iree_rt_parameters_entry;  // two outputs: rt_parameters_entry_key / _length below
 %ignore iree_rt_semaphore_wait_many;
 %ignore iree_rt_fence_join;
 %rename("$ignore", regexmatch$name="^iree_rt_(executable|command_buffer|device_queue)_") "";
@@ -80,7 +82,8 @@ enum rt_handle_kind {
   RT_KIND_MODULE = 10,
   RT_KIND_CONTEXT = 11,
   RT_KIND_FUNCTION = 12,
-  RT_KIND_VALUE_LIST = 13
+  RT_KIND_VALUE_LIST = 13,
+  RT_KIND_PARAMETERS = 14
 };
 
 // Drops the reference a binding object owns. Called once per object, by close/Dispose or by the
@@ -105,6 +108,7 @@ static void rt_release_handle(int kind, long long handle) {
     case RT_KIND_CONTEXT: iree_rt_context_release((iree_rt_context_t)h); break;
     case RT_KIND_FUNCTION: iree_rt_function_release((iree_rt_function_t)h); break;
     case RT_KIND_VALUE_LIST: iree_rt_value_list_release((iree_rt_value_list_t)h); break;
+    case RT_KIND_PARAMETERS: iree_rt_parameters_release((iree_rt_parameters_t)h); break;
     default: break;
   }
 }
@@ -143,6 +147,7 @@ RT_HANDLE_TYPEMAPS(iree_rt_module_t, Module)
 RT_HANDLE_TYPEMAPS(iree_rt_context_t, Context)
 RT_HANDLE_TYPEMAPS(iree_rt_function_t, Function)
 RT_HANDLE_TYPEMAPS(iree_rt_value_list_t, ValueList)
+RT_HANDLE_TYPEMAPS(iree_rt_parameters_t, Parameters)
 
 // ---- Out-parameters: hidden, returned instead of the status -----------------------------------
 RT_OUT_TYPEMAPS(iree_rt_instance_options_t, HANDLE)
@@ -158,6 +163,7 @@ RT_OUT_TYPEMAPS(iree_rt_module_t, HANDLE)
 RT_OUT_TYPEMAPS(iree_rt_context_t, HANDLE)
 RT_OUT_TYPEMAPS(iree_rt_function_t, HANDLE)
 RT_OUT_TYPEMAPS(iree_rt_value_list_t, HANDLE)
+RT_OUT_TYPEMAPS(iree_rt_parameters_t, HANDLE)
 RT_OUT_TYPEMAPS(size_t, LONG)
 RT_OUT_TYPEMAPS(uint64_t, LONG)
 RT_OUT_TYPEMAPS(int64_t, LONG)
@@ -173,6 +179,7 @@ RT_OUT_TYPEMAPS(const char*, STRING)
 %typemap(argout) const int64_t* shape ""
 %typemap(argout) const iree_rt_module_t* modules ""
 %typemap(argout) const iree_rt_device_t* devices ""
+%typemap(argout) const iree_rt_parameters_t* parameters ""
 
 %apply iree_rt_status_t RT_RET_HANDLE {
   iree_rt_status_t iree_rt_instance_options_create, iree_rt_status_t iree_rt_instance_create,
@@ -186,7 +193,8 @@ RT_OUT_TYPEMAPS(const char*, STRING)
   iree_rt_status_t iree_rt_module_create_check, iree_rt_status_t iree_rt_module_create_hal,
   iree_rt_status_t iree_rt_context_create, iree_rt_status_t iree_rt_context_lookup_function,
   iree_rt_status_t iree_rt_value_list_create, iree_rt_status_t iree_rt_value_list_get_buffer_view,
-  iree_rt_status_t iree_rt_value_list_get_list
+  iree_rt_status_t iree_rt_value_list_get_list, iree_rt_status_t iree_rt_parameters_create,
+  iree_rt_status_t iree_rt_module_create_io_parameters
 };
 %apply iree_rt_status_t RT_RET_LONG {
   iree_rt_status_t iree_rt_instance_driver_count, iree_rt_status_t iree_rt_device_info_list_count,
@@ -199,7 +207,7 @@ RT_OUT_TYPEMAPS(const char*, STRING)
   iree_rt_status_t iree_rt_fence_size, iree_rt_status_t iree_rt_module_function_count,
   iree_rt_status_t iree_rt_module_function_attr_count, iree_rt_status_t iree_rt_value_list_size,
   iree_rt_status_t iree_rt_value_list_get_i64, iree_rt_status_t iree_rt_context_get_limit,
-  iree_rt_status_t iree_rt_context_memory_used
+  iree_rt_status_t iree_rt_context_memory_used, iree_rt_status_t iree_rt_parameters_count
 };
 %apply iree_rt_status_t RT_RET_INT {
   iree_rt_status_t iree_rt_buffer_view_encoding, iree_rt_status_t iree_rt_value_list_get_type,
@@ -219,11 +227,47 @@ RT_OUT_TYPEMAPS(const char*, STRING)
   iree_rt_status_t iree_rt_module_name, iree_rt_status_t iree_rt_module_function_name,
   iree_rt_status_t iree_rt_module_function_signature, iree_rt_status_t iree_rt_function_name,
   iree_rt_status_t iree_rt_function_signature, iree_rt_status_t iree_rt_function_attr,
-  iree_rt_status_t iree_rt_value_list_get_ref_type
+  iree_rt_status_t iree_rt_value_list_get_ref_type, iree_rt_status_t iree_rt_parameters_scope
 };
 
 #define IREE_RT_EXPORT
 %include "iree_rt.h"
+
+// ---- Parameter sets: what iree_rt_parameters_entry's two outputs and borrowed memory need -----
+// iree_rt_parameters_entry, one output each.
+%apply iree_rt_status_t RT_RET_STRING { iree_rt_status_t rt_parameters_entry_key };
+%apply iree_rt_status_t RT_RET_LONG { iree_rt_status_t rt_parameters_entry_length };
+// The memory-lending forms of iree_rt_parameters_add_memory / _add_archive_memory (the plain
+// wrappers copy). The language .i maps (borrowed, borrowed_size, borrowed_release,
+// borrowed_cookie) to its pinned memory: the runtime calls borrowed_release(borrowed_cookie) when
+// it no longer needs the bytes (on any thread), and never when the add fails.
+%inline %{
+static iree_rt_status_t rt_parameters_entry_key(iree_rt_parameters_t parameters, size_t index,
+                                                const char** out_key) {
+  uint64_t length = 0;
+  return iree_rt_parameters_entry(parameters, index, out_key, &length);
+}
+static iree_rt_status_t rt_parameters_entry_length(iree_rt_parameters_t parameters, size_t index,
+                                                   uint64_t* out_length) {
+  const char* key = NULL;
+  return iree_rt_parameters_entry(parameters, index, &key, out_length);
+}
+static iree_rt_status_t rt_parameters_add_memory_borrowed(
+    iree_rt_parameters_t parameters, const char* key, const void* borrowed, size_t borrowed_size,
+    iree_rt_module_release_callback_t borrowed_release, void* borrowed_cookie) {
+  return iree_rt_parameters_add_memory(parameters, key, borrowed, borrowed_size,
+                                       IREE_RT_PARAMETERS_FLAG_NONE, borrowed_release,
+                                       borrowed_cookie);
+}
+static iree_rt_status_t rt_parameters_add_archive_borrowed(
+    iree_rt_parameters_t parameters, const char* format, const void* borrowed,
+    size_t borrowed_size, iree_rt_module_release_callback_t borrowed_release,
+    void* borrowed_cookie) {
+  return iree_rt_parameters_add_archive_memory(parameters, format, borrowed, borrowed_size,
+                                               IREE_RT_PARAMETERS_FLAG_NONE, borrowed_release,
+                                               borrowed_cookie);
+}
+%}
 
 // ---- One crossing per scalar call (the Invocation classes' fast path) -------------------------
 // The list protocol needs six native calls per call (clear, clear, push, push, call, get), and a

@@ -34,6 +34,8 @@ const char* HandleTypeName(HandleType type) {
       return "iree_rt_function_t";
     case HandleType::kValueList:
       return "iree_rt_value_list_t";
+    case HandleType::kParameters:
+      return "iree_rt_parameters_t";
   }
   return "unknown handle";
 }

@@ -51,6 +51,7 @@ enum class HandleType : uint32_t {
   kContext,
   kFunction,
   kValueList,
+  kParameters,
 };
 
 // The C type name of |type| ("iree_rt_buffer_t"), for messages.

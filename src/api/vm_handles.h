@@ -1,4 +1,5 @@
-// The handle objects of the VM part of the C ABI: modules, contexts, functions, value lists.
+// The handle objects of the VM part of the C ABI: modules, contexts, functions, value lists,
+// parameter sets.
 //
 // Strings the ABI lends out (names, signatures, attributes) are copied into the handle objects
 // once, so every borrowed `const char*` is NUL-terminated and lives as long as its handle.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "api/handles.h"
+#include "modules/io_parameters/archive_provider.h"
 #include "vm/context.h"
 #include "vm/list.h"
 #include "vm/module.h"
@@ -76,6 +78,16 @@ struct ValueListHandle final : HandleObject {
   const base::Ref<vm::List> list;
 };
 
+// A parameter set: one scope's provider, frozen once a module uses it.
+struct ParametersHandle final : HandleObject {
+  using CHandle = iree_rt_parameters_t;
+  static constexpr HandleType kType = HandleType::kParameters;
+  explicit ParametersHandle(base::Ref<modules::io_parameters::ArchiveProvider> provider)
+      : HandleObject(kType), provider(std::move(provider)) {}
+
+  const base::Ref<modules::io_parameters::ArchiveProvider> provider;
+};
+
 template <>
 struct HandleTraits<iree_rt_module_t> {
   using Object = ModuleHandle;
@@ -91,6 +103,10 @@ struct HandleTraits<iree_rt_function_t> {
 template <>
 struct HandleTraits<iree_rt_value_list_t> {
   using Object = ValueListHandle;
+};
+template <>
+struct HandleTraits<iree_rt_parameters_t> {
+  using Object = ParametersHandle;
 };
 
 }  // namespace iree_rt::api

@@ -208,20 +208,9 @@ class IrpaParser {
       return base::OutOfRangeError(file_name_, ": parameter '", entry.key, "': splat entry of ",
                                    entry_size, " bytes is shorter than ", kSplatEntrySize);
     }
-    const uint8_t n = entry.pattern_length;
-    if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16) {
-      return base::InvalidArgumentError(file_name_, ": parameter '", entry.key,
-                                        "': splat pattern length ", static_cast<int>(n),
-                                        " is not 1, 2, 4, 8 or 16");
-    }
-    // A fill writes whole patterns only.
-    if (entry.length % n != 0) {
-      return base::InvalidArgumentError(file_name_, ": parameter '", entry.key, "': splat length ",
-                                        entry.length, " is not a multiple of its ",
-                                        static_cast<int>(n), "-byte pattern");
-    }
+    RT_RETURN_IF_ERROR(CheckSplat(entry.key, entry.pattern_length, entry.length, file_name_));
     entry.kind = ParameterKind::kSplat;
-    std::copy(pattern.begin(), pattern.begin() + n, entry.pattern.begin());
+    std::copy(pattern.begin(), pattern.begin() + entry.pattern_length, entry.pattern.begin());
     return base::Status::Ok();
   }
 

@@ -5,6 +5,20 @@
 
 namespace iree_rt::io {
 
+base::Status CheckSplat(std::string_view key, size_t pattern_length, uint64_t length,
+                        std::string_view file_name) {
+  const size_t n = pattern_length;
+  if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16) {
+    return base::InvalidArgumentError(file_name, ": parameter '", key, "': splat pattern length ", n,
+                                      " is not 1, 2, 4, 8 or 16");
+  }
+  if (length % n != 0) {
+    return base::InvalidArgumentError(file_name, ": parameter '", key, "': splat length ", length,
+                                      " is not a multiple of its ", n, "-byte pattern");
+  }
+  return base::Status::Ok();
+}
+
 base::Status ValidateEntries(std::vector<ParameterEntry>& entries, std::string_view file_name) {
   std::unordered_map<std::string_view, size_t> seen;
   seen.reserve(entries.size());

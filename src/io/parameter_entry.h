@@ -53,6 +53,11 @@ struct ParameterEntry {
   size_t file_index = 0;
 };
 
+// Checks splat parameter |key|: a pattern of 1, 2, 4, 8 or 16 bytes that fills |length| whole
+// times (a fill writes whole patterns only). INVALID_ARGUMENT naming |file_name| and |key| otherwise.
+base::Status CheckSplat(std::string_view key, size_t pattern_length, uint64_t length,
+                        std::string_view file_name);
+
 // Checks the entries one parser produced for |file_name|: no key twice (ALREADY_EXISTS) and no two
 // data entries whose stored bytes overlap (INVALID_ARGUMENT); messages name the file and both keys.
 base::Status ValidateEntries(std::vector<ParameterEntry>& entries, std::string_view file_name);

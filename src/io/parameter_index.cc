@@ -23,7 +23,6 @@ base::StatusOr<size_t> ParameterIndex::AddFile(std::string file_name,
     }
   }
   files_.push_back(std::move(file_name));
-  entries_.reserve(entries_.size() + entries.size());
   for (ParameterEntry& entry : entries) {
     entry.file_index = file_index;
     entries_.push_back(std::move(entry));

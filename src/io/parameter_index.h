@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -27,18 +28,19 @@ class ParameterIndex {
   // index (ALREADY_EXISTS, naming the key and both files). Returns the file's index in files().
   base::StatusOr<size_t> AddFile(std::string file_name, std::vector<ParameterEntry> entries);
 
-  // The entry for |key|, or null. Valid until the next AddFile.
+  // The entry for |key|, or null. Entries never move: the pointer lives as long as the index.
   const ParameterEntry* Find(std::string_view key) const;
   // NOT_FOUND naming the scope and the key.
   base::StatusOr<const ParameterEntry*> Lookup(std::string_view key) const;
 
   const std::vector<std::string>& files() const { return files_; }
-  const std::vector<ParameterEntry>& entries() const { return entries_; }
+  // In the order they were added: each file's entries in the order its parser returned them.
+  const std::deque<ParameterEntry>& entries() const { return entries_; }
 
  private:
   std::string scope_;
   std::vector<std::string> files_;
-  std::vector<ParameterEntry> entries_;
+  std::deque<ParameterEntry> entries_;  // a deque: borrowed entries and keys stay put
   // Looks keys up by string_view without a copy.
   struct KeyHash {
     using is_transparent = void;

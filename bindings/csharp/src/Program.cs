@@ -5,7 +5,7 @@ using System.Runtime.InteropServices;
 namespace IreeRt {
 
 /// <summary>
-/// A module: a compiled program (.vmfb) or a native module (hal, check). Immutable and
+/// A module: a compiled program (.vmfb) or a native module (hal, io_parameters, check). Immutable and
 /// thread-safe; link it into a Context to call its functions.
 /// </summary>
 public sealed class Module : NativeObject {
@@ -26,6 +26,15 @@ public sealed class Module : NativeObject {
   /// <summary>The hal module over |devices|: link it before programs that use tensors.</summary>
   public static Module Hal(Instance instance, params Device[] devices) {
     return new Module(IreeRtNative.module_create_hal(instance, devices, devices.Length));
+  }
+
+  /// <summary>
+  /// The io_parameters module over |parameters| (one set per scope; frozen by this call): link
+  /// it after the hal module and before programs whose weights are external.
+  /// </summary>
+  public static Module IoParameters(Instance instance, params Parameters[] parameters) {
+    return new Module(IreeRtNative.module_create_io_parameters(instance, parameters,
+                                                               parameters.Length));
   }
 
   public static Module Check(Instance instance) {

@@ -2,7 +2,8 @@
 // Mono 6.8): runs every public method marked [Test] of every [TestFixture] class in this
 // assembly, prints one line per test and closes with "N passed, N failed".
 //
-// usage: mono IreeRt.Tests.exe --module=<bindings_test.vmfb> --mlp=<sample_mlp.vmfb> [filter]
+// usage: mono IreeRt.Tests.exe --module=<bindings_test.vmfb> --mlp=<sample_mlp.vmfb>
+//                              --parameters=<parameters.vmfb> [filter]
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -60,6 +61,7 @@ public static class Assert {
 public static class Paths {
   public static string Module;
   public static string Mlp;
+  public static string Parameters;  // tests/unit/modules/programs/parameters.mlir
 }
 
 public static class TestRunner {
@@ -68,10 +70,12 @@ public static class TestRunner {
     foreach (var a in args) {
       if (a.StartsWith("--module=")) Paths.Module = a.Substring(9);
       else if (a.StartsWith("--mlp=")) Paths.Mlp = a.Substring(6);
+      else if (a.StartsWith("--parameters=")) Paths.Parameters = a.Substring(13);
       else filter = a;
     }
-    if (Paths.Module == null || Paths.Mlp == null) {
-      Console.Error.WriteLine("usage: IreeRt.Tests.exe --module=<vmfb> --mlp=<vmfb> [filter]");
+    if (Paths.Module == null || Paths.Mlp == null || Paths.Parameters == null) {
+      Console.Error.WriteLine(
+          "usage: IreeRt.Tests.exe --module=<vmfb> --mlp=<vmfb> --parameters=<vmfb> [filter]");
       return 2;
     }
     int passed = 0, failed = 0;

@@ -1,5 +1,6 @@
 #include "modules/io_parameters/archive_provider.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -56,22 +57,91 @@ StatusOr<OpenedFile> OpenOne(const std::string& path, ParameterMode mode) {
   return opened;
 }
 
+// A file over |bytes| that drops |keep_alive| when it is destroyed.
+Ref<hal::File> HostFile(std::span<const uint8_t> bytes, Ref<base::RefObject> keep_alive) {
+  return base::MakeRef<hal::utils::MemoryFile>(const_cast<uint8_t*>(bytes.data()), bytes.size(), false,
+                                               [keep_alive]() mutable { keep_alive = nullptr; });
+}
+
 }  // namespace
+
+Ref<ArchiveProvider> ArchiveProvider::Create(std::string scope) {
+  return Ref<ArchiveProvider>::Adopt(new ArchiveProvider(std::move(scope)));
+}
 
 StatusOr<Ref<ArchiveProvider>> ArchiveProvider::Open(std::string scope,
                                                      std::span<const std::string> paths,
                                                      ParameterMode mode) {
-  Ref<ArchiveProvider> provider = Ref<ArchiveProvider>::Adopt(new ArchiveProvider(std::move(scope)));
-  for (const std::string& path : paths) {
-    RT_ASSIGN_OR_RETURN(OpenedFile opened, OpenOne(path, mode));
-    RT_ASSIGN_OR_RETURN(std::vector<io::ParameterEntry> entries,
-                        io::ParseParameterArchive(opened.header_bytes, path));
-    RT_ASSIGN_OR_RETURN(size_t file_index, provider->index_.AddFile(path, std::move(entries)));
-    if (file_index != provider->files_.size()) return base::InternalError("file index out of step");
-    provider->files_.push_back(std::move(opened.file));
-    provider->host_bases_.push_back(opened.host_base);
-  }
+  Ref<ArchiveProvider> provider = Create(std::move(scope));
+  for (const std::string& path : paths) RT_RETURN_IF_ERROR(provider->AddFile(path, mode));
+  provider->Freeze();
   return provider;
+}
+
+Status ArchiveProvider::AddFile(const std::string& path, ParameterMode mode) {
+  RT_ASSIGN_OR_RETURN(OpenedFile opened, OpenOne(path, mode));
+  RT_ASSIGN_OR_RETURN(std::vector<io::ParameterEntry> entries,
+                      io::ParseParameterArchive(opened.header_bytes, path));
+  return AddSource(path, std::move(entries), std::move(opened.file), opened.host_base);
+}
+
+Status ArchiveProvider::AddArchiveMemory(std::span<const uint8_t> bytes, io::ArchiveFormat format,
+                                         Ref<base::RefObject> keep_alive) {
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    name = base::StrCat("memory archive ", ++memory_archives_, " (", io::ArchiveFormatName(format), ")");
+  }
+  RT_ASSIGN_OR_RETURN(std::vector<io::ParameterEntry> entries,
+                      io::ParseParameterArchive(bytes, format, name));
+  return AddSource(std::move(name), std::move(entries), HostFile(bytes, std::move(keep_alive)),
+                   bytes.data());
+}
+
+Status ArchiveProvider::AddMemory(std::string key, std::span<const uint8_t> bytes,
+                                  Ref<base::RefObject> keep_alive) {
+  io::ParameterEntry entry;
+  entry.key = std::move(key);
+  entry.length = bytes.size();
+  entry.stored_length = bytes.size();
+  std::vector<io::ParameterEntry> entries;
+  entries.push_back(std::move(entry));
+  return AddSource("caller memory", std::move(entries), HostFile(bytes, std::move(keep_alive)),
+                   bytes.data());
+}
+
+Status ArchiveProvider::AddSplat(std::string key, std::span<const uint8_t> pattern, uint64_t length) {
+  static constexpr char kName[] = "caller splat";
+  RT_RETURN_IF_ERROR(io::CheckSplat(key, pattern.size(), length, kName));
+  io::ParameterEntry entry;
+  entry.key = std::move(key);
+  entry.kind = io::ParameterKind::kSplat;
+  entry.length = length;
+  std::copy(pattern.begin(), pattern.end(), entry.pattern.begin());
+  entry.pattern_length = static_cast<uint8_t>(pattern.size());
+  std::vector<io::ParameterEntry> entries;
+  entries.push_back(std::move(entry));
+  return AddSource(kName, std::move(entries), nullptr, nullptr);
+}
+
+void ArchiveProvider::Freeze() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  frozen_ = true;
+}
+
+Status ArchiveProvider::AddSource(std::string name, std::vector<io::ParameterEntry> entries,
+                                  Ref<hal::File> file, const uint8_t* host_base) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (frozen_) {
+    return base::FailedPreconditionError("the parameters of scope '", index_.scope(),
+                                         "' are in use by a module and can no longer change (adding ",
+                                         name, ")");
+  }
+  RT_ASSIGN_OR_RETURN(size_t source, index_.AddFile(std::move(name), std::move(entries)));
+  if (source != files_.size()) return base::InternalError("parameter source index out of step");
+  files_.push_back(std::move(file));
+  host_bases_.push_back(host_base);
+  return Status::Ok();
 }
 
 StatusOr<ParameterProvider::Entry> ArchiveProvider::Lookup(std::string_view key) const {

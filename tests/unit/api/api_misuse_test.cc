@@ -51,6 +51,8 @@ class MisuseTest : public ApiTest {
     ASSERT_TRUE(IsOk(iree_rt_value_list_create(1, &value_list_)));
     Keep(value_list_, iree_rt_value_list_release);
     ASSERT_TRUE(IsOk(iree_rt_value_list_push_i32(value_list_, 1)));
+    ASSERT_TRUE(IsOk(iree_rt_parameters_create(instance_, "s", &parameters_)));
+    Keep(parameters_, iree_rt_parameters_release);
     std::ifstream file(TestExecutablePath("scale_and_offset"), std::ios::binary);
     std::vector<char> data((std::istreambuf_iterator<char>(file)), {});
     if (!data.empty()) {
@@ -62,11 +64,13 @@ class MisuseTest : public ApiTest {
 
   std::vector<NullCall> NullCalls();
   std::vector<NullCall> VmNullCalls();
+  std::vector<NullCall> ParametersNullCalls();
 
   iree_rt_module_t module_ = nullptr;
   iree_rt_context_t context_ = nullptr;
   iree_rt_function_t function_ = nullptr;
   iree_rt_value_list_t value_list_ = nullptr;
+  iree_rt_parameters_t parameters_ = nullptr;
 
   iree_rt_instance_options_t instance_options_ = nullptr;
   iree_rt_device_options_t device_options_ = nullptr;
@@ -453,6 +457,8 @@ std::vector<NullCall> MisuseTest::NullCalls() {
   }
   std::vector<NullCall> vm_calls = VmNullCalls();
   calls.insert(calls.end(), vm_calls.begin(), vm_calls.end());
+  std::vector<NullCall> parameters_calls = ParametersNullCalls();
+  calls.insert(calls.end(), parameters_calls.begin(), parameters_calls.end());
   return calls;
 }
 
@@ -616,6 +622,63 @@ std::vector<NullCall> MisuseTest::VmNullCalls() {
   };
 }
 
+std::vector<NullCall> MisuseTest::ParametersNullCalls() {
+  auto* in = instance_;
+  auto* ps = parameters_;
+  static iree_rt_parameters_t out_parameters;
+  static iree_rt_module_t out_module;
+  static const char* str;
+  static size_t size;
+  static uint64_t u64;
+  static const char bytes[16] = {};
+  constexpr auto kMmap = IREE_RT_PARAMETER_MODE_MMAP;
+  constexpr auto kNone = IREE_RT_PARAMETERS_FLAG_NONE;
+  return {
+      {"iree_rt_parameters_create", "instance",
+       [=] { return iree_rt_parameters_create(nullptr, "s", &out_parameters); }},
+      {"iree_rt_parameters_create", "out_parameters",
+       [=] { return iree_rt_parameters_create(in, "s", nullptr); }},
+      {"iree_rt_parameters_add_file", "parameters",
+       [=] { return iree_rt_parameters_add_file(nullptr, "p.irpa", kMmap); }},
+      {"iree_rt_parameters_add_file", "path",
+       [=] { return iree_rt_parameters_add_file(ps, nullptr, kMmap); }},
+      {"iree_rt_parameters_add_archive_memory", "parameters",
+       [=] { return iree_rt_parameters_add_archive_memory(nullptr, "irpa", bytes, 16, kNone, nullptr, nullptr); }},
+      {"iree_rt_parameters_add_archive_memory", "format",
+       [=] { return iree_rt_parameters_add_archive_memory(ps, nullptr, bytes, 16, kNone, nullptr, nullptr); }},
+      {"iree_rt_parameters_add_archive_memory", "data",
+       [=] { return iree_rt_parameters_add_archive_memory(ps, "irpa", nullptr, 16, kNone, nullptr, nullptr); }},
+      {"iree_rt_parameters_add_memory", "parameters",
+       [=] { return iree_rt_parameters_add_memory(nullptr, "k", bytes, 16, kNone, nullptr, nullptr); }},
+      {"iree_rt_parameters_add_memory", "key",
+       [=] { return iree_rt_parameters_add_memory(ps, nullptr, bytes, 16, kNone, nullptr, nullptr); }},
+      {"iree_rt_parameters_add_memory", "data",
+       [=] { return iree_rt_parameters_add_memory(ps, "k", nullptr, 16, kNone, nullptr, nullptr); }},
+      {"iree_rt_parameters_add_splat", "parameters",
+       [=] { return iree_rt_parameters_add_splat(nullptr, "k", bytes, 4, 16); }},
+      {"iree_rt_parameters_add_splat", "key",
+       [=] { return iree_rt_parameters_add_splat(ps, nullptr, bytes, 4, 16); }},
+      {"iree_rt_parameters_add_splat", "pattern",
+       [=] { return iree_rt_parameters_add_splat(ps, "k", nullptr, 4, 16); }},
+      {"iree_rt_parameters_scope", "parameters", [=] { return iree_rt_parameters_scope(nullptr, &str); }},
+      {"iree_rt_parameters_scope", "out_scope", [=] { return iree_rt_parameters_scope(ps, nullptr); }},
+      {"iree_rt_parameters_count", "parameters", [=] { return iree_rt_parameters_count(nullptr, &size); }},
+      {"iree_rt_parameters_count", "out_count", [=] { return iree_rt_parameters_count(ps, nullptr); }},
+      {"iree_rt_parameters_entry", "parameters",
+       [=] { return iree_rt_parameters_entry(nullptr, 0, &str, &u64); }},
+      {"iree_rt_parameters_entry", "out_key",
+       [=] { return iree_rt_parameters_entry(ps, 0, nullptr, &u64); }},
+      {"iree_rt_parameters_entry", "out_length",
+       [=] { return iree_rt_parameters_entry(ps, 0, &str, nullptr); }},
+      {"iree_rt_module_create_io_parameters", "instance",
+       [=] { return iree_rt_module_create_io_parameters(nullptr, &ps, 1, &out_module); }},
+      {"iree_rt_module_create_io_parameters", "parameters",
+       [=] { return iree_rt_module_create_io_parameters(in, nullptr, 1, &out_module); }},
+      {"iree_rt_module_create_io_parameters", "out_module",
+       [=] { return iree_rt_module_create_io_parameters(in, &ps, 1, nullptr); }},
+  };
+}
+
 TEST_F(MisuseTest, NullArgumentsNameTheParameter) {
   for (const NullCall& c : NullCalls()) {
     iree_rt_status_t status = c.call();
@@ -723,6 +786,8 @@ TEST_F(MisuseTest, ReleaseAcceptsNull) {
   iree_rt_function_release(nullptr);
   iree_rt_value_list_retain(nullptr);
   iree_rt_value_list_release(nullptr);
+  iree_rt_parameters_retain(nullptr);
+  iree_rt_parameters_release(nullptr);
 }
 
 void CountRelease(void* user_data, void*) {

@@ -103,5 +103,36 @@ TEST(ParameterArchiveTest, ChoosesTheParserByExtension) {
                       "magic"));
 }
 
+TEST(ParameterArchiveTest, FormatsByName) {
+  for (const char* name : {"irpa", "safetensors", "gguf"}) {
+    auto format = ArchiveFormatFromString(name);
+    ASSERT_TRUE(IsOk(format)) << name;
+    EXPECT_EQ(ArchiveFormatName(*format), name);
+    auto from_file = ArchiveFormatFromName(std::string("dir.v2/model.") + name);
+    ASSERT_TRUE(IsOk(from_file)) << name;
+    EXPECT_EQ(*from_file, *format);
+  }
+  EXPECT_TRUE(IsError(ArchiveFormatFromString(".irpa"), StatusCode::kInvalidArgument,
+                      "unknown parameter archive format '.irpa' (irpa, safetensors or gguf)"));
+  EXPECT_TRUE(IsError(ArchiveFormatFromName("model.irpa.bak"), StatusCode::kUnimplemented, "model.irpa.bak"));
+  EXPECT_TRUE(IsError(ArchiveFormatFromName("irpa"), StatusCode::kUnimplemented, "irpa"));
+}
+
+TEST(ParameterIndexTest, EntriesStayPutAsTheIndexGrows) {
+  ParameterIndex index("model");
+  std::vector<ParameterEntry> first(1);
+  first[0].key = "a";
+  ASSERT_TRUE(IsOk(index.AddFile("one", std::move(first))));
+  const ParameterEntry* a = index.Find("a");
+  const char* key = a->key.c_str();
+  for (int i = 0; i < 100; ++i) {
+    std::vector<ParameterEntry> more(1);
+    more[0].key = "k" + std::to_string(i);
+    ASSERT_TRUE(IsOk(index.AddFile("more", std::move(more))));
+  }
+  EXPECT_EQ(index.Find("a"), a);
+  EXPECT_EQ(index.entries()[0].key.c_str(), key);
+}
+
 }  // namespace
 }  // namespace iree_rt::io

@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A module: a compiled program (.vmfb) or a native module (hal, check). Immutable and
+ * A module: a compiled program (.vmfb) or a native module (hal, io_parameters, check). Immutable and
  * thread-safe; link it into a {@link Context} to call its functions.
  */
 public final class Module extends NativeObject {
@@ -26,6 +26,14 @@ public final class Module extends NativeObject {
   /** The hal module over |devices|: link it before programs that use tensors. */
   public static Module hal(Instance instance, Device... devices) {
     return new Module(IreeRtNative.module_create_hal(instance, devices));
+  }
+
+  /**
+   * The io_parameters module over |parameters| (one set per scope; frozen by this call): link it
+   * after the hal module and before programs whose weights are external.
+   */
+  public static Module ioParameters(Instance instance, Parameters... parameters) {
+    return new Module(IreeRtNative.module_create_io_parameters(instance, parameters));
   }
 
   /** The `check` module IREE test programs import. */

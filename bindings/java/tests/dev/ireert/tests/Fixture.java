@@ -14,6 +14,11 @@ final class Fixture implements AutoCloseable {
     return property("iree_rt.test.mlp");
   }
 
+  /** tests/unit/modules/programs/parameters.mlir: weights in scope "model", unscoped splats. */
+  static String parametersModule() {
+    return property("iree_rt.test.parameters");
+  }
+
   private static String property(String name) {
     String v = System.getProperty(name);
     if (v == null) {
