@@ -1081,6 +1081,10 @@ typedef uint32_t iree_rt_parameters_flags_t;
 // Copy the bytes (to 64-byte aligned memory): the caller may free them as soon as the call
 // returns.
 #define IREE_RT_PARAMETERS_FLAG_COPY 0x1u
+// iree_rt_parameters_add_memory only, without COPY: programs may write the parameter (the
+// `io_parameters.scatter` calls of the compiler's parameter encoder) into the caller's memory,
+// which must then be writable. Other parameters are read-only: a scatter into them fails.
+#define IREE_RT_PARAMETERS_FLAG_WRITABLE 0x2u
 
 // Creates an empty parameter set for |scope| (UTF-8, copied; NULL or "" is the unscoped scope
 // that programs name with `#stream.parameter.named<"key">`).
@@ -1120,8 +1124,9 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_add_archive_memory(
 
 // Adds parameter |key| (UTF-8, copied) whose bytes are the |size| bytes at |data|, with the
 // memory rules of iree_rt_parameters_add_archive_memory. CPU devices use 64-byte aligned bytes
-// in place (a program may then read them for as long as it holds the parameter).
-// Errors: INVALID_ARGUMENT for unknown flags.
+// in place (a program may then read them for as long as it holds the parameter). With
+// IREE_RT_PARAMETERS_FLAG_WRITABLE programs may also write them.
+// Errors: INVALID_ARGUMENT for unknown flags, or WRITABLE with COPY.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_add_memory(
     iree_rt_parameters_t parameters, const char* key, const void* data, size_t size,
     iree_rt_parameters_flags_t flags, iree_rt_module_release_callback_t release_callback,

@@ -27,10 +27,15 @@ namespace {
 // |release_callback| when nothing needs it. A failed add leaves the memory with the caller.
 template <typename Add>
 Status AddCallerBytes(const void* data, size_t size, iree_rt_parameters_flags_t flags,
+                      iree_rt_parameters_flags_t known_flags,
                       iree_rt_module_release_callback_t release_callback, void* user_data,
                       Add&& add) {
-  if (flags & ~IREE_RT_PARAMETERS_FLAG_COPY) {
+  if (flags & ~known_flags) {
     return base::InvalidArgumentError("unknown parameters flags 0x", std::hex, flags);
+  }
+  if ((flags & IREE_RT_PARAMETERS_FLAG_WRITABLE) && (flags & IREE_RT_PARAMETERS_FLAG_COPY)) {
+    return base::InvalidArgumentError("IREE_RT_PARAMETERS_FLAG_WRITABLE lends the caller's memory to programs; "
+                                      "it cannot be combined with IREE_RT_PARAMETERS_FLAG_COPY");
   }
   std::span<const uint8_t> bytes(static_cast<const uint8_t*>(data), size);
   if (flags & IREE_RT_PARAMETERS_FLAG_COPY) {
@@ -94,7 +99,7 @@ iree_rt_status_t iree_rt_parameters_add_archive_memory(
     RT_RETURN_IF_ERROR(CheckNotNull(format, "format"));
     RT_RETURN_IF_ERROR(CheckNotNull(data, "data"));
     RT_ASSIGN_OR_RETURN(io::ArchiveFormat f, io::ArchiveFormatFromString(format));
-    return AddCallerBytes(data, size, flags, release_callback, user_data,
+    return AddCallerBytes(data, size, flags, IREE_RT_PARAMETERS_FLAG_COPY, release_callback, user_data,
                           [&](std::span<const uint8_t> bytes, Ref<base::RefObject> keep_alive) {
                             return p->provider->AddArchiveMemory(bytes, f, std::move(keep_alive));
                           });
@@ -110,9 +115,11 @@ iree_rt_status_t iree_rt_parameters_add_memory(iree_rt_parameters_t parameters, 
     RT_ASSIGN_OR_RETURN(ParametersHandle * p, FromHandle(parameters, "parameters"));
     RT_RETURN_IF_ERROR(CheckNotNull(key, "key"));
     RT_RETURN_IF_ERROR(CheckNotNull(data, "data"));
-    return AddCallerBytes(data, size, flags, release_callback, user_data,
+    const bool writable = flags & IREE_RT_PARAMETERS_FLAG_WRITABLE;
+    return AddCallerBytes(data, size, flags, IREE_RT_PARAMETERS_FLAG_COPY | IREE_RT_PARAMETERS_FLAG_WRITABLE,
+                          release_callback, user_data,
                           [&](std::span<const uint8_t> bytes, Ref<base::RefObject> keep_alive) {
-                            return p->provider->AddMemory(key, bytes, std::move(keep_alive));
+                            return p->provider->AddMemory(key, bytes, std::move(keep_alive), writable);
                           });
   });
 }

@@ -117,10 +117,31 @@ Status Device::QueueWrite(QueueAffinity affinity, SemaphoreList wait, SemaphoreL
   if (!source || !target) return base::InvalidArgumentError("queue write with a null file or buffer");
   if (!target->writable()) return base::MakeStatus(base::StatusCode::kPermissionDenied, "file is read-only");
   RT_RETURN_IF_ERROR(source->ResolveRange(source_offset, length).status());
-  return QueueHostCallImpl(wait, signal, [=]() -> Status {
-    RT_ASSIGN_OR_RETURN(uint8_t* ptr, source->Map(MemoryAccess::kRead, source_offset, length));
-    return target->Write(target_offset, ptr, length);
-  });
+  if (length == 0) return QueueExecuteImpl(wait, signal, nullptr, {});
+  if (source->memory_type() & MemoryType::kHostVisible) {
+    return QueueHostCallImpl(wait, signal, [=]() -> Status {
+      RT_ASSIGN_OR_RETURN(uint8_t* ptr, source->Map(MemoryAccess::kRead, source_offset, length));
+      return target->Write(target_offset, ptr, length);
+    });
+  }
+  // Device memory the host cannot map: copied in queue order into host-visible staging (pinned on
+  // CUDA), then written to the file on a host thread.
+  RT_ASSIGN_OR_RETURN(Ref<Buffer> staging, staging_pool_->Take(allocator(), length));
+  RT_ASSIGN_OR_RETURN(Ref<Semaphore> staged, CreateSemaphore(0));
+  const SemaphorePoint copied{staged.get(), 1};
+  Status status = QueueCopy(affinity, wait, SemaphoreList(&copied, 1), source, source_offset, staging, 0, length);
+  if (status.ok()) {
+    status = QueueHostCallImpl(SemaphoreList(&copied, 1), signal, [=, pool = staging_pool_]() mutable -> Status {
+      RT_ASSIGN_OR_RETURN(uint8_t* ptr, staging->Map(MemoryAccess::kRead, 0, length));
+      RT_RETURN_IF_ERROR(target->Write(target_offset, ptr, length));
+      pool->Give(std::move(staging));
+      return Status::Ok();
+    });
+  }
+  if (!status.ok()) {
+    for (const SemaphorePoint& point : signal) point.semaphore->Fail(status);
+  }
+  return status;
 }
 
 Status Device::QueueBarrier(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal) {

@@ -58,8 +58,9 @@ StatusOr<OpenedFile> OpenOne(const std::string& path, ParameterMode mode) {
 }
 
 // A file over |bytes| that drops |keep_alive| when it is destroyed.
-Ref<hal::File> HostFile(std::span<const uint8_t> bytes, Ref<base::RefObject> keep_alive) {
-  return base::MakeRef<hal::utils::MemoryFile>(const_cast<uint8_t*>(bytes.data()), bytes.size(), false,
+Ref<hal::File> HostFile(std::span<const uint8_t> bytes, Ref<base::RefObject> keep_alive,
+                        bool writable = false) {
+  return base::MakeRef<hal::utils::MemoryFile>(const_cast<uint8_t*>(bytes.data()), bytes.size(), writable,
                                                [keep_alive]() mutable { keep_alive = nullptr; });
 }
 
@@ -99,14 +100,14 @@ Status ArchiveProvider::AddArchiveMemory(std::span<const uint8_t> bytes, io::Arc
 }
 
 Status ArchiveProvider::AddMemory(std::string key, std::span<const uint8_t> bytes,
-                                  Ref<base::RefObject> keep_alive) {
+                                  Ref<base::RefObject> keep_alive, bool writable) {
   io::ParameterEntry entry;
   entry.key = std::move(key);
   entry.length = bytes.size();
   entry.stored_length = bytes.size();
   std::vector<io::ParameterEntry> entries;
   entries.push_back(std::move(entry));
-  return AddSource("caller memory", std::move(entries), HostFile(bytes, std::move(keep_alive)),
+  return AddSource("caller memory", std::move(entries), HostFile(bytes, std::move(keep_alive), writable),
                    bytes.data());
 }
 

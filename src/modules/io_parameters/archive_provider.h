@@ -47,9 +47,10 @@ class ArchiveProvider final : public ParameterProvider {
   // is dropped once neither the provider nor any loaded parameter needs them (or on failure).
   base::Status AddArchiveMemory(std::span<const uint8_t> bytes, io::ArchiveFormat format,
                                 base::Ref<base::RefObject> keep_alive);
-  // Adds parameter |key| whose bytes are |bytes| (kept valid by |keep_alive|, as above).
+  // Adds parameter |key| whose bytes are |bytes| (kept valid by |keep_alive|, as above); with
+  // |writable| programs may write them (io_parameters.scatter), so they must be writable memory.
   base::Status AddMemory(std::string key, std::span<const uint8_t> bytes,
-                         base::Ref<base::RefObject> keep_alive);
+                         base::Ref<base::RefObject> keep_alive, bool writable = false);
   // Adds parameter |key| of |length| bytes, |pattern| (1, 2, 4, 8 or 16 bytes) repeated.
   // INVALID_ARGUMENT for another pattern size or a length that is not a multiple of it.
   base::Status AddSplat(std::string key, std::span<const uint8_t> pattern, uint64_t length);

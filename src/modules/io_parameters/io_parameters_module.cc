@@ -342,16 +342,49 @@ Status Gather(const ProviderMap& providers, Args args, Results) {
 }
 
 // scatter(device, affinity, wait, signal, source buffer, scope, key table, key data, spans):
-// writing parameters back is for encoders; every provider here is read-only.
+// each span's bytes of the source buffer written into its parameter (what the compiler's
+// parameter encoder emits). Only stored bytes of writable parameters can be written: a splat,
+// zero padding or a read-only archive refuses the whole call before anything is queued.
 Status Scatter(const ProviderMap& providers, Args args, Results) {
   CallPrefix call;
   RT_RETURN_IF_ERROR(DecodePrefix(args, &call));
   Chain chain(call.device, call.affinity, call.wait, call.signal);
-  StatusOr<const ParameterProvider*> provider = ProviderFor(providers, args[5]);
-  Status status = provider.ok() ? base::UnimplementedError("parameters of scope '", (*provider)->scope(),
-                                                           "' are read-only: scatter cannot write them")
-                                : provider.status();
-  return chain.Fail(std::move(status));
+  auto run = [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(rt::Buffer * source, hal::RefArg<rt::Buffer>(args[4], "scatter source"));
+    RT_ASSIGN_OR_RETURN(const ParameterProvider* provider, ProviderFor(providers, args[5]));
+    RT_ASSIGN_OR_RETURN(std::vector<Request> requests, DecodeRequests(args[6], args[7], args[8]));
+    std::vector<ParameterProvider::Entry> entries;
+    entries.reserve(requests.size());
+    for (const Request& r : requests) {
+      if (r.buffer_offset > source->byte_length() || r.length > source->byte_length() - r.buffer_offset) {
+        return base::OutOfRangeError("parameter '", r.key, "': source range [", r.buffer_offset, ", +",
+                                     r.length, ") is outside the ", source->byte_length(), "-byte buffer");
+      }
+      RT_ASSIGN_OR_RETURN(ParameterProvider::Entry entry, LookupSpan(*provider, r));
+      const std::string_view why = entry.splat ? "is a splat"
+                                   : r.parameter_offset + r.length > entry.stored_length
+                                       ? "has fewer stored bytes than the span (the rest is zero padding)"
+                                   : !entry.file->writable() ? "is read-only (its source was not given as writable)"
+                                                             : "";
+      if (!why.empty()) {
+        return base::FailedPreconditionError("parameter '", r.key, "' of scope '", provider->scope(), "' ", why,
+                                             ": scatter cannot write [", r.parameter_offset, ", +", r.length, ")");
+      }
+      entries.push_back(std::move(entry));
+    }
+    Ref<rt::Buffer> source_ref = hal::RetainArg<rt::Buffer>(args[4]);
+    for (size_t i = 0; i < requests.size(); ++i) {
+      const Request& r = requests[i];
+      if (r.length == 0) continue;
+      RT_RETURN_IF_ERROR(chain.Link([&](rt::SemaphoreList wait, rt::SemaphoreList signal) {
+        return call.device->QueueWrite(call.affinity, wait, signal, source_ref, r.buffer_offset, entries[i].file,
+                                       entries[i].file_offset + r.parameter_offset, r.length);
+      }));
+    }
+    return chain.Finish();
+  };
+  Status status = run();
+  return status.ok() ? status : chain.Fail(std::move(status));
 }
 
 class IoParametersModule final : public vm::NativeModule {

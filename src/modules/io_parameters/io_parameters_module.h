@@ -7,7 +7,8 @@
 // Calls are queue-ordered: the work starts after the wait fence and the signal fence is
 // signalled when it is done, or failed with the error (a missing key, a span past a parameter's
 // end) naming the scope and key. A CPU device imports parameters whose bytes are already in
-// host memory (mapped or preloaded archives) instead of copying them.
+// host memory (mapped or preloaded archives) instead of copying them. `scatter` writes into
+// parameters given as writable (ParameterProvider::Entry::file->writable()); any other refuses.
 //
 // Thread-safety: the module is immutable and may be shared by many contexts.
 #ifndef IREE_RT_MODULES_IO_PARAMETERS_IO_PARAMETERS_MODULE_H_

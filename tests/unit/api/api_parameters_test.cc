@@ -61,12 +61,14 @@ class ParametersApiTest : public VmApiTest {
     EXPECT_TRUE(IsOk(iree_rt_parameters_add_splat(set, "splat64", &minus_one, 8, 24)));
     return set;
   }
-  // Links [hal, io_parameters over |sets|, the program]. The module and context are kept.
-  iree_rt_status_t Open(std::vector<iree_rt_parameters_t> sets, iree_rt_context_t* out_context) {
+  // Links [hal, io_parameters over |sets|, the program at |program_path|]. The module and context
+  // are kept.
+  iree_rt_status_t Open(std::vector<iree_rt_parameters_t> sets, iree_rt_context_t* out_context,
+                        const std::string& program_path = ProgramPath("parameters")) {
     iree_rt_module_t hal = nullptr, params = nullptr, program = nullptr;
     iree_rt_status_t status = iree_rt_module_create_hal(instance_, &device_, 1, &hal);
     if (!status) status = iree_rt_module_create_io_parameters(instance_, sets.data(), sets.size(), &params);
-    if (!status) status = iree_rt_module_load_file(instance_, ProgramPath("parameters").c_str(), &program);
+    if (!status) status = iree_rt_module_load_file(instance_, program_path.c_str(), &program);
     const iree_rt_module_t modules[] = {hal, params, program};
     if (!status) status = iree_rt_context_create(instance_, modules, 3, out_context);
     if (!status) Keep(*out_context, iree_rt_context_release);
@@ -75,9 +77,10 @@ class ParametersApiTest : public VmApiTest {
     iree_rt_module_release(program);
     return status;
   }
-  iree_rt_context_t OpenOk(std::vector<iree_rt_parameters_t> sets) {
+  iree_rt_context_t OpenOk(std::vector<iree_rt_parameters_t> sets,
+                           const std::string& program_path = ProgramPath("parameters")) {
     iree_rt_context_t context = nullptr;
-    EXPECT_TRUE(IsOk(Open(std::move(sets), &context)));
+    EXPECT_TRUE(IsOk(Open(std::move(sets), &context, program_path)));
     return context;
   }
 
@@ -283,6 +286,47 @@ TEST_F(ParametersApiTest, SplatsFromTheCaller) {
   ExpectModelAndSplats(context, ws, bs, nines);
 }
 
+// The compiler's parameter encoder (tests/unit/modules: parameters.mlir compiled with
+// --iree-parameter-encoder-output-file) scatters all five parameters into "encoded"::"parameter0";
+// given the caller's writable memory for it, the rewritten program then runs on that memory alone.
+TEST_F(ParametersApiTest, WritableMemoryTakesTheCompilerEncodersScatters) {
+  const std::string dir = IREE_RT_TEST_ENCODER_DIR;
+  std::vector<uint8_t> poison(4096, 0xEE);
+  AlignedBytes out = AlignedCopy(poison.data(), poison.size());
+  iree_rt_parameters_t model = Set("model");
+  ASSERT_TRUE(IsOk(iree_rt_parameters_add_file(model, ArchivePath("model.irpa").c_str(), IREE_RT_PARAMETER_MODE_MMAP)));
+  iree_rt_parameters_t encoded = Set("encoded");
+  EXPECT_TRUE(HasCode(iree_rt_parameters_add_memory(encoded, "parameter0", out.get(), poison.size(),
+                                                    IREE_RT_PARAMETERS_FLAG_WRITABLE | IREE_RT_PARAMETERS_FLAG_COPY,
+                                                    nullptr, nullptr),
+                      IREE_RT_STATUS_INVALID_ARGUMENT, "cannot be combined"));
+  ASSERT_TRUE(IsOk(iree_rt_parameters_add_memory(encoded, "parameter0", out.get(), poison.size(),
+                                                 IREE_RT_PARAMETERS_FLAG_WRITABLE, nullptr, nullptr)));
+  iree_rt_context_t encoder = OpenOk({model, Splats(), encoded}, dir + "/parameters_encoder.vmfb");
+  ASSERT_NE(encoder, nullptr);
+  iree_rt_semaphore_t semaphore = nullptr;
+  iree_rt_fence_t wait = nullptr, signal = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_create(device_, 0, &semaphore)));
+  Keep(semaphore, iree_rt_semaphore_release);
+  ASSERT_TRUE(IsOk(iree_rt_fence_create(&wait)));
+  Keep(wait, iree_rt_fence_release);
+  ASSERT_TRUE(IsOk(iree_rt_fence_create(&signal)));
+  Keep(signal, iree_rt_fence_release);
+  ASSERT_TRUE(IsOk(iree_rt_fence_insert(signal, semaphore, 1)));
+  iree_rt_value_list_t args = List();
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_list(args, List())));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_fence(args, wait)));
+  ASSERT_TRUE(IsOk(iree_rt_value_list_push_fence(args, signal)));
+  ASSERT_TRUE(IsOk(iree_rt_function_call(Lookup(encoder, "__encode_parameters_all"), args, nullptr)));
+  ASSERT_TRUE(IsOk(iree_rt_fence_wait(signal, INT64_MAX)));
+  EXPECT_NE(std::vector<uint8_t>(out.get(), out.get() + poison.size()), poison) << "nothing was scattered";
+
+  iree_rt_parameters_t reread = Set("encoded");
+  ASSERT_TRUE(IsOk(iree_rt_parameters_add_memory(reread, "parameter0", out.get(), poison.size(),
+                                                 IREE_RT_PARAMETERS_FLAG_NONE, nullptr, nullptr)));
+  ExpectModelAndSplats(OpenOk({reread}, dir + "/parameters_encoded_program.vmfb"));
+}
+
 TEST_F(ParametersApiTest, KeyAddedTwiceIsRefused) {
   iree_rt_parameters_t model = Set("model");
   ASSERT_TRUE(IsOk(iree_rt_parameters_add_file(model, ArchivePath("model.irpa").c_str(),
@@ -381,7 +425,10 @@ TEST_F(ParametersApiTest, BadArchivesNameTheSourceAndProblem) {
   EXPECT_TRUE(HasCode(iree_rt_parameters_add_file(model, ArchivePath("model.irpa").c_str(),
                                                   static_cast<iree_rt_parameter_mode_t>(7)),
                       IREE_RT_STATUS_INVALID_ARGUMENT, "unknown parameter mode 7"));
-  EXPECT_TRUE(HasCode(iree_rt_parameters_add_memory(model, "w", kW, sizeof(kW), 0x2, nullptr, nullptr),
+  EXPECT_TRUE(HasCode(iree_rt_parameters_add_memory(model, "w", kW, sizeof(kW), 0x4, nullptr, nullptr),
+                      IREE_RT_STATUS_INVALID_ARGUMENT, "unknown parameters flags 0x4"));
+  EXPECT_TRUE(HasCode(iree_rt_parameters_add_archive_memory(model, "irpa", kW, sizeof(kW),
+                                                            IREE_RT_PARAMETERS_FLAG_WRITABLE, nullptr, nullptr),
                       IREE_RT_STATUS_INVALID_ARGUMENT, "unknown parameters flags 0x2"));
   const uint8_t pattern[3] = {};
   EXPECT_TRUE(HasCode(iree_rt_parameters_add_splat(model, "s", pattern, 3, 9),

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <ostream>
@@ -19,8 +20,10 @@
 #include "hal/buffer_view.h"
 #include "hal/device.h"
 #include "hal/device_uri.h"
+#include "hal/fence.h"
 #include "hal/driver_registry.h"
 #include "hal/utils/memory_file.h"
+#include "modules/hal/args.h"
 #include "modules/hal/hal_module.h"
 #include "modules/hal/ref_types.h"
 #include "status_matchers.h"
@@ -29,6 +32,7 @@
 #include "vm/bytecode/bytecode_module.h"
 #include "vm/context.h"
 #include "vm/instance.h"
+#include "vm/list.h"
 
 namespace iree_rt::modules::io_parameters {
 namespace {
@@ -65,12 +69,13 @@ class MemoryProvider final : public ParameterProvider {
     entry.pattern_length = pattern_length;
     entries_[key] = entry;
   }
-  // Call after the last Add: places the bytes in aligned memory behind one file.
-  void Seal(bool host_visible) {
+  // Call after the last Add: places the bytes in aligned memory behind one file (writable when
+  // |writable|, for io_parameters.scatter).
+  void Seal(bool host_visible, bool writable = false) {
     block_ = static_cast<uint8_t*>(std::aligned_alloc(64, (storage_.size() + 64) / 64 * 64));
     if (!storage_.empty()) std::memcpy(block_, storage_.data(), storage_.size());
     uint8_t* block = block_;
-    file_ = base::MakeRef<rt::utils::MemoryFile>(block_, storage_.size(), false,
+    file_ = base::MakeRef<rt::utils::MemoryFile>(block_, storage_.size(), writable,
                                                  [block]() { std::free(block); });
     for (auto& [key, entry] : entries_) {
       if (entry.splat) continue;
@@ -87,6 +92,11 @@ class MemoryProvider final : public ParameterProvider {
     }
     return it->second;
   }
+  // The stored bytes of |key| (after Seal).
+  std::vector<uint8_t> Bytes(const std::string& key) const {
+    const Entry& entry = entries_.at(key);
+    return std::vector<uint8_t>(block_ + entry.file_offset, block_ + entry.file_offset + entry.stored_length);
+  }
 
  private:
   std::string scope_;
@@ -98,9 +108,9 @@ class MemoryProvider final : public ParameterProvider {
 
 using iree_rt::testing::CreateCpuDevice;
 
-std::string ProgramPath() {
+std::string ProgramPath(const char* name = "parameters_program") {
 #ifdef RT_TEST_MODULES_PROGRAMS_DIR
-  return std::string(RT_TEST_MODULES_PROGRAMS_DIR) + "/parameters_program.vmfb";
+  return std::string(RT_TEST_MODULES_PROGRAMS_DIR) + "/" + name + ".vmfb";
 #else
   return std::string();
 #endif
@@ -140,13 +150,13 @@ class IoParametersTest : public ::testing::TestWithParam<Case> {
   }
 
   // Creates [hal, io_parameters, program]; the program's initializer loads the parameters.
-  Status Open(std::vector<Ref<ParameterProvider>> providers) {
+  Status Open(std::vector<Ref<ParameterProvider>> providers, const std::string& program_path = ProgramPath()) {
     instance_ = vm::Instance::Create();
     RT_RETURN_IF_ERROR(hal::RegisterRefTypes(*instance_));
     RT_ASSIGN_OR_RETURN(device_, CreateCpuDevice(GetParam().device));
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> hal_module, hal::CreateHalModule({device_}));
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> params, CreateIoParametersModule(std::move(providers)));
-    RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> file, base::MappedFile::Open(ProgramPath()));
+    RT_ASSIGN_OR_RETURN(Ref<base::MappedFile> file, base::MappedFile::Open(program_path));
     std::span<const uint8_t> bytes = file->span();
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> program,
                         vm::bytecode::BytecodeModule::Load(*instance_, bytes, std::move(file)));
@@ -169,6 +179,40 @@ class IoParametersTest : public ::testing::TestWithParam<Case> {
     return newline == std::string::npos ? text : text.substr(newline + 1);
   }
 
+  // Every function of the program, on the standard parameters' values.
+  void ExpectStandardResults() {
+    struct Call {
+      const char* function;
+      const char* input;
+      const char* expected;
+    };
+    const Call calls[] = {
+        {"main", "1x2xf32=1 1", "1x2xf32=[4.5 5.5]"},
+        {"padded", "4xi32=0", "4xi32=1 2 0 0"},
+        {"splat", "4xf32=0", "4xf32=7 7 7 7"},
+        {"splat64", "3xi64=0", "3xi64=-3 -3 -3"},  // an 8-byte pattern (IREE's runtime refuses these)
+    };
+    for (const Call& call : calls) {
+      StatusOr<std::string> result = Run(call.function, call.input);
+      ASSERT_TRUE(IsOk(result.status())) << call.function;
+      EXPECT_EQ(*result, call.expected) << call.function;
+    }
+  }
+
+  // Runs the compiler's parameter encoder over |providers| to completion: its encode function
+  // takes a (here empty) list of steps, a wait fence and a signal fence.
+  Status Encode(std::vector<Ref<ParameterProvider>> providers) {
+    RT_RETURN_IF_ERROR(Open(std::move(providers), ProgramPath("parameters_encoder")));
+    RT_ASSIGN_OR_RETURN(vm::Context::Function encode, context_->LookupFunction("__encode_parameters_all"));
+    RT_ASSIGN_OR_RETURN(Ref<vm::List> steps, vm::List::Create(vm::Type::Any(), 0));
+    RT_ASSIGN_OR_RETURN(Ref<rt::Semaphore> done, device_->CreateSemaphore(0));
+    std::vector<vm::Value> args = {vm::Value::FromRef(vm::Ref::Make(steps)), hal::RefResult(rt::Fence::Create()),
+                                   hal::RefResult(rt::Fence::Create(done, 1))};
+    std::vector<vm::Value> results;
+    RT_RETURN_IF_ERROR(context_->Invoke(encode, args, &results));
+    return done->Wait(1, rt::kInfiniteTimeout);
+  }
+
   Ref<vm::Instance> instance_;
   Ref<rt::Device> device_;
   Ref<vm::Context> context_;
@@ -176,18 +220,7 @@ class IoParametersTest : public ::testing::TestWithParam<Case> {
 
 TEST_P(IoParametersTest, LoadsScopedUnscopedPaddedAndSplatParameters) {
   ASSERT_TRUE(IsOk(Open(StandardProviders(GetParam().host_visible))));
-  auto main = Run("main", "1x2xf32=1 1");
-  ASSERT_TRUE(IsOk(main.status()));
-  EXPECT_EQ(*main, "1x2xf32=[4.5 5.5]");
-  auto padded = Run("padded", "4xi32=0");
-  ASSERT_TRUE(IsOk(padded.status()));
-  EXPECT_EQ(*padded, "4xi32=1 2 0 0");
-  auto splat = Run("splat", "4xf32=0");
-  ASSERT_TRUE(IsOk(splat.status()));
-  EXPECT_EQ(*splat, "4xf32=7 7 7 7");
-  auto splat64 = Run("splat64", "3xi64=0");  // an 8-byte pattern (IREE's runtime refuses these)
-  ASSERT_TRUE(IsOk(splat64.status()));
-  EXPECT_EQ(*splat64, "3xi64=-3 -3 -3");
+  ExpectStandardResults();
 }
 
 TEST_P(IoParametersTest, HostBytesAreImportedNotCopied) {
@@ -234,6 +267,63 @@ TEST_P(IoParametersTest, ParameterShorterThanTheGlobalIsRefused) {
   providers[0] = model;
   Status status = Open(std::move(providers));
   EXPECT_TRUE(IsError(status, StatusCode::kOutOfRange, "parameter 'b' of scope 'model' has 4 bytes"));
+}
+
+// The encoder the compiler splits out with --iree-parameter-encoder-output-file: its "indices"
+// function sizes the output parameter, its "encode" function loads every parameter and scatters
+// it into that one ("encoded"::"parameter0"), and the rewritten program then runs on it alone.
+TEST_P(IoParametersTest, CompilerEncoderScattersAndTheEncodedProgramRunsOnIt) {
+  // indices() -> [[scope, [[type, key, metadata, length, alignment], ...]], ...]
+  auto encoded = base::MakeRef<MemoryProvider>("encoded");
+  {
+    ASSERT_TRUE(IsOk(Open({}, ProgramPath("parameters_encoder"))));
+    auto f = context_->LookupFunction("__encode_parameter_indices_all");
+    ASSERT_TRUE(IsOk(f.status()));
+    std::vector<vm::Value> results;
+    ASSERT_TRUE(IsOk(context_->Invoke(*f, {}, &results)));
+    auto list_at = [](const vm::Value& value, size_t i) -> vm::List* {
+      auto element = value.ref().Get<vm::List>()->GetVariant(i);
+      return element.ok() ? element->ref().Get<vm::List>() : nullptr;
+    };
+    vm::List* scope = list_at(results[0], 0);
+    ASSERT_NE(scope, nullptr);
+    EXPECT_EQ(hal::Text(*scope->GetVariant(0)->ref().Get<vm::Buffer>()), "encoded");
+    vm::List* entries = scope->GetVariant(1)->ref().Get<vm::List>();
+    ASSERT_EQ(entries->size(), 1u);
+    vm::List* entry = entries->GetVariant(0)->ref().Get<vm::List>();
+    const std::string key(hal::Text(*entry->GetVariant(1)->ref().Get<vm::Buffer>()));
+    const uint64_t length = entry->GetVariant(3)->i64();
+    EXPECT_EQ(key, "parameter0");
+    ASSERT_GE(length, 16u + 8 + 16 + 16 + 24) << "every parameter goes into it";
+    std::vector<uint8_t> poison(length, 0xEE);
+    encoded->AddData(key, poison.data(), poison.size(), poison.size());
+    encoded->Seal(GetParam().host_visible, /*writable=*/true);
+  }
+  auto providers = StandardProviders(GetParam().host_visible);
+  providers.push_back(encoded);
+  ASSERT_TRUE(IsOk(Encode(providers)));
+  const std::vector<uint8_t> bytes = encoded->Bytes("parameter0");
+  // The five parameters' 80 bytes replace the poison; alignment gaps keep it (none of the
+  // parameters holds an 0xEE byte). The runs below check the bytes themselves.
+  EXPECT_EQ(std::count(bytes.begin(), bytes.end(), 0xEE), static_cast<long>(bytes.size()) - 80);
+
+  // The rewritten program reads "encoded" only: its results are those of the original parameters.
+  ASSERT_TRUE(IsOk(Open({encoded}, ProgramPath("parameters_encoded_program"))));
+  ExpectStandardResults();
+}
+
+// A scatter into a read-only parameter fails the call, naming the key and scope, and writes nothing.
+TEST_P(IoParametersTest, EncoderScatterIntoReadOnlyParametersIsRefused) {
+  auto encoded = base::MakeRef<MemoryProvider>("encoded");
+  std::vector<uint8_t> zeros(4096, 0);
+  encoded->AddData("parameter0", zeros.data(), zeros.size(), zeros.size());
+  encoded->Seal(GetParam().host_visible, /*writable=*/false);
+  auto providers = StandardProviders(GetParam().host_visible);
+  providers.push_back(encoded);
+  Status status = Encode(providers);
+  EXPECT_TRUE(IsError(status, StatusCode::kFailedPrecondition,
+                      "parameter 'parameter0' of scope 'encoded' is read-only"));
+  EXPECT_EQ(encoded->Bytes("parameter0"), zeros);
 }
 
 TEST(IoParametersModule, RefusesNullAndDuplicateScopes) {
