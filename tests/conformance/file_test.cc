@@ -16,7 +16,15 @@ using base::StatusCode;
 using hal::SemaphorePoint;
 
 class FileTest : public CtsTest {
- protected:
+ public:
+  // For the helpers below that several cases share.
+  using CtsTest::AllocateBuffer;
+  using CtsTest::AllocateFilled;
+  using CtsTest::CreateSemaphore;
+  using CtsTest::device;
+  using CtsTest::ReadBytes;
+  using CtsTest::WaitFor;
+
   // A file over |storage_|, which holds byte i = i * 3 + 1 (mod 256).
   Ref<hal::File> CreateFile(uint64_t length, bool writable = true) {
     storage_.resize(length);
@@ -128,58 +136,114 @@ TEST_P(FileTest, LargeRangeRoundTrip) {
   EXPECT_TRUE(storage_ == original) << "the round trip changed the file";
 }
 
-// Reads larger than a staging slot, several per call: split over host threads, or streamed
-// through the staging ring with each slot reused (device memory the host cannot map).
-TEST_P(FileTest, ReadManyStreamsLargeReads) {
+// Device memory the host may not map (a GPU's), |value| in every byte: reads into it take the
+// staged path.
+Ref<hal::Buffer> DeviceOnly(FileTest& test, uint64_t size, uint8_t value) {
+  hal::BufferParams params;
+  params.type = hal::MemoryType::kDeviceLocal;
+  params.usage = hal::BufferUsage::kTransfer;
+  Ref<hal::Buffer> buffer = test.AllocateBuffer(size, params);
+  Ref<hal::Semaphore> done = test.CreateSemaphore();
+  if (!buffer || !done) return nullptr;
+  SemaphorePoint signal{done.get(), 1};
+  Status status = test.device().QueueFill(hal::kQueueAffinityAny, {}, {&signal, 1}, buffer, 0, size, value, 1);
+  if (status.ok()) status = FileTest::WaitFor(*done, 1);
+  return status.ok() ? buffer : nullptr;
+}
+
+// |buffer|'s bytes, copied to host-visible memory first when the host cannot map it.
+std::vector<uint8_t> BytesOf(FileTest& test, const Ref<hal::Buffer>& buffer) {
+  if (buffer->memory_type() & hal::MemoryType::kHostVisible) return test.ReadBytes(*buffer);
+  Ref<hal::Buffer> host = test.AllocateFilled(buffer->byte_length(), 0);
+  Ref<hal::Semaphore> done = test.CreateSemaphore();
+  if (!host || !done) return {};
+  SemaphorePoint signal{done.get(), 1};
+  Status status = test.device().QueueCopy(hal::kQueueAffinityAny, {}, {&signal, 1}, buffer, 0, host, 0,
+                                          buffer->byte_length());
+  if (status.ok()) status = FileTest::WaitFor(*done, 1);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  return test.ReadBytes(*host);
+}
+
+// Each ReadMany case runs into host-visible buffers (split over host threads) and into
+// device-only ones (streamed through the staging slots, each slot reused).
+Ref<hal::Buffer> Target(FileTest& test, bool device_only, uint64_t size) {
+  return device_only ? DeviceOnly(test, size, 0) : test.AllocateFilled(size, 0);
+}
+
+void ReadManyLargeReads(FileTest& test, bool device_only) {
   constexpr uint64_t kBig = (40 << 20) + 4097;
-  Ref<hal::File> file = CreateFile(kBig + 1000, false);
-  Ref<hal::Buffer> big = AllocateFilled(kBig, 0), small = AllocateFilled(64, 0), mid = AllocateFilled(3 << 20, 0);
-  Ref<hal::Semaphore> done = CreateSemaphore();
+  Ref<hal::File> file = test.CreateFile(kBig + 1000, false);
+  Ref<hal::Buffer> big = Target(test, device_only, kBig), small = Target(test, device_only, 64),
+                   mid = Target(test, device_only, 3 << 20);
+  Ref<hal::Semaphore> done = test.CreateSemaphore();
   ASSERT_TRUE(file && big && small && mid && done);
   const hal::FileRead reads[] = {{file, 999, big, 0, kBig}, {file, 5, small, 7, 13}, {file, 17, mid, 0, 3 << 20}};
   SemaphorePoint signal{done.get(), 1};
-  ASSERT_TRUE(IsOk(device().QueueReadMany(hal::kQueueAffinityAny, {}, {&signal, 1}, reads)));
-  ASSERT_TRUE(IsOk(WaitFor(*done, 1)));
-  EXPECT_TRUE(ReadBytes(*big) == FileBytes(999, kBig)) << "the large read differs";
+  ASSERT_TRUE(IsOk(test.device().QueueReadMany(hal::kQueueAffinityAny, {}, {&signal, 1}, reads)));
+  ASSERT_TRUE(IsOk(FileTest::WaitFor(*done, 1)));
+  EXPECT_TRUE(BytesOf(test, big) == test.FileBytes(999, kBig)) << "the large read differs";
   std::vector<uint8_t> expected(64, 0);
-  const std::vector<uint8_t> bytes = FileBytes(5, 13);
+  const std::vector<uint8_t> bytes = test.FileBytes(5, 13);
   std::copy(bytes.begin(), bytes.end(), expected.begin() + 7);
-  EXPECT_EQ(ReadBytes(*small), expected);
-  EXPECT_TRUE(ReadBytes(*mid) == FileBytes(17, 3 << 20)) << "the middle read differs";
+  EXPECT_EQ(BytesOf(test, small), expected);
+  EXPECT_TRUE(BytesOf(test, mid) == test.FileBytes(17, 3 << 20)) << "the middle read differs";
 }
 
 // A read failing partway (after some slots were filled and copied) fails the signal with its
 // status, and the device goes on serving reads.
-TEST_P(FileTest, ReadManyFailurePartwayFailsTheSignal) {
+void ReadManyFailurePartway(FileTest& test, bool device_only) {
   constexpr uint64_t kSize = 30 << 20;
   Ref<hal::File> bad = base::MakeRef<FailingFile>(kSize, 21 << 20);
-  Ref<hal::Buffer> buffer = AllocateFilled(kSize, 0);
-  Ref<hal::Semaphore> done = CreateSemaphore();
+  Ref<hal::Buffer> buffer = Target(test, device_only, kSize);
+  Ref<hal::Semaphore> done = test.CreateSemaphore();
   ASSERT_TRUE(bad && buffer && done);
   const hal::FileRead read{bad, 0, buffer, 0, kSize};
   SemaphorePoint signal{done.get(), 1};
-  ASSERT_TRUE(IsOk(device().QueueReadMany(hal::kQueueAffinityAny, {}, {&signal, 1}, {&read, 1})));
-  const Status status = WaitFor(*done, 1);
+  ASSERT_TRUE(IsOk(test.device().QueueReadMany(hal::kQueueAffinityAny, {}, {&signal, 1}, {&read, 1})));
+  const Status status = FileTest::WaitFor(*done, 1);
   EXPECT_TRUE(IsError(status, StatusCode::kDataLoss)) << status.ToString();
-  Ref<hal::File> file = CreateFile(64, false);
-  Ref<hal::Buffer> after = AllocateFilled(64, 0);
-  ASSERT_TRUE(file && after);
-  ASSERT_TRUE(IsOk(Read(file, 0, after, 0, 64)));
-  EXPECT_EQ(ReadBytes(*after), FileBytes(0, 64));
+  Ref<hal::File> file = test.CreateFile(64, false);
+  Ref<hal::Buffer> after = Target(test, device_only, 64);
+  Ref<hal::Semaphore> again = test.CreateSemaphore();
+  ASSERT_TRUE(file && after && again);
+  const hal::FileRead good{file, 0, after, 0, 64};
+  SemaphorePoint signal_again{again.get(), 1};
+  ASSERT_TRUE(IsOk(test.device().QueueReadMany(hal::kQueueAffinityAny, {}, {&signal_again, 1}, {&good, 1})));
+  ASSERT_TRUE(IsOk(FileTest::WaitFor(*again, 1)));
+  EXPECT_EQ(BytesOf(test, after), test.FileBytes(0, 64));
 }
 
 // A failed wait fails the signal without reading anything.
-TEST_P(FileTest, ReadManyAfterAFailedWaitFailsTheSignal) {
-  Ref<hal::File> file = CreateFile(20 << 20, false);
-  Ref<hal::Buffer> buffer = AllocateFilled(20 << 20, 0);
-  Ref<hal::Semaphore> gate = CreateSemaphore(), done = CreateSemaphore();
+void ReadManyAfterAFailedWait(FileTest& test, bool device_only) {
+  Ref<hal::File> file = test.CreateFile(20 << 20, false);
+  Ref<hal::Buffer> buffer = Target(test, device_only, 20 << 20);
+  Ref<hal::Semaphore> gate = test.CreateSemaphore(), done = test.CreateSemaphore();
   ASSERT_TRUE(file && buffer && gate && done);
   const hal::FileRead read{file, 0, buffer, 0, 20 << 20};
   SemaphorePoint wait{gate.get(), 1}, signal{done.get(), 1};
-  ASSERT_TRUE(IsOk(device().QueueReadMany(hal::kQueueAffinityAny, {&wait, 1}, {&signal, 1}, {&read, 1})));
+  ASSERT_TRUE(IsOk(test.device().QueueReadMany(hal::kQueueAffinityAny, {&wait, 1}, {&signal, 1}, {&read, 1})));
   gate->Fail(base::MakeStatus(StatusCode::kAborted, "upstream failed"));
-  EXPECT_TRUE(IsError(WaitFor(*done, 1), StatusCode::kAborted));
-  EXPECT_TRUE(ReadBytes(*buffer) == std::vector<uint8_t>(20 << 20, 0)) << "nothing may be read";
+  EXPECT_TRUE(IsError(FileTest::WaitFor(*done, 1), StatusCode::kAborted));
+  EXPECT_TRUE(BytesOf(test, buffer) == std::vector<uint8_t>(20 << 20, 0)) << "nothing may be read";
+}
+
+TEST_P(FileTest, ReadManyStreamsLargeReads) { ReadManyLargeReads(*this, false); }
+TEST_P(FileTest, ReadManyStreamsLargeReadsIntoDeviceMemory) { ReadManyLargeReads(*this, true); }
+TEST_P(FileTest, ReadManyFailurePartwayFailsTheSignal) { ReadManyFailurePartway(*this, false); }
+TEST_P(FileTest, ReadManyIntoDeviceMemoryFailurePartwayFailsTheSignal) { ReadManyFailurePartway(*this, true); }
+TEST_P(FileTest, ReadManyAfterAFailedWaitFailsTheSignal) { ReadManyAfterAFailedWait(*this, false); }
+TEST_P(FileTest, ReadManyIntoDeviceMemoryAfterAFailedWaitFailsTheSignal) { ReadManyAfterAFailedWait(*this, true); }
+
+// A write from device memory the host cannot map goes through staging.
+TEST_P(FileTest, WriteFromDeviceMemory) {
+  Ref<hal::File> file = CreateFile(256);
+  Ref<hal::Buffer> source = DeviceOnly(*this, 128, 0x7C);
+  ASSERT_TRUE(file && source);
+  std::vector<uint8_t> expected = storage_;
+  std::fill(expected.begin() + 100, expected.begin() + 100 + 96, 0x7C);
+  ASSERT_TRUE(IsOk(Write(source, 32, file, 100, 96)));
+  EXPECT_EQ(storage_, expected);
 }
 
 TEST_P(FileTest, ReadOnlyFileRejectsWrites) {
