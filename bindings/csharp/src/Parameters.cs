@@ -4,16 +4,6 @@ using System.Collections.Generic;
 
 namespace IreeRt {
 
-/// <summary>How an archive file's bytes are reached (iree_rt_parameter_mode_t).</summary>
-public enum ParameterMode {
-  /// <summary>Map the file; CPU devices use aligned parameters in place.</summary>
-  Mmap = 0,
-  /// <summary>Read the whole file into memory when it is added.</summary>
-  Preload = 1,
-  /// <summary>Read only the header; each load reads from the file.</summary>
-  File = 2,
-}
-
 /// <summary>
 /// The parameters (external weights) of one scope, for programs that import the io_parameters
 /// module: fill a set from archive files, memory and splats, then pass it to

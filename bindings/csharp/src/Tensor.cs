@@ -4,15 +4,6 @@ using System.Runtime.InteropServices;
 
 namespace IreeRt {
 
-/// <summary>Tensor element types, with IREE's numbering (iree_rt_element_type_t).</summary>
-public enum ElementType : uint {
-  Int8 = 0x10000008, SInt8 = 0x11000008, UInt8 = 0x12000008, Bool8 = 0x13000008,
-  Int16 = 0x10000010, SInt16 = 0x11000010, UInt16 = 0x12000010,
-  Int32 = 0x10000020, SInt32 = 0x11000020, UInt32 = 0x12000020,
-  Int64 = 0x10000040, SInt64 = 0x11000040, UInt64 = 0x12000040,
-  Float16 = 0x21000010, BFloat16 = 0x22000010, Float32 = 0x21000020, Float64 = 0x21000040,
-}
-
 /// <summary>
 /// A tensor: a buffer plus shape and element type (a native buffer view). Thread-safe.
 /// FromMemory/FromArray pin the caller's memory and hand it to the runtime without copying
@@ -195,67 +186,6 @@ public sealed class Tensor : NativeObject {
   public override string ToString() {
     if (IsDisposed) return "Tensor(disposed)";
     return string.Join("x", Shape) + "x" + ElementType;
-  }
-}
-
-/// <summary>
-/// Alignment-aligned unmanaged memory for tensors that share memory with the program (no
-/// copies in or out). Fill it through Memory/Span, pass Memory to Tensor.FromMemory. The memory
-/// is freed once this object is disposed (or finalized) and no tensor pins it any more.
-/// </summary>
-public sealed unsafe class AlignedMemory<T> : MemoryManager<T> where T : struct {
-  readonly IntPtr raw;
-  readonly IntPtr aligned;
-  readonly int length;
-  int pins;
-  bool disposed;
-
-  public AlignedMemory(int length) {
-    if (length < 0) throw new ArgumentOutOfRangeException("length");
-    this.length = length;
-    long bytes = (long)length * Marshal.SizeOf(typeof(T));
-    raw = Marshal.AllocHGlobal(new IntPtr(bytes + Tensor.Alignment));
-    aligned = new IntPtr(((long)raw + Tensor.Alignment - 1) & ~(long)(Tensor.Alignment - 1));
-    new Span<byte>((void*)aligned, (int)bytes).Clear();
-  }
-
-  ~AlignedMemory() { Dispose(false); }
-
-  public override Span<T> GetSpan() {
-    if (disposed) throw new ObjectDisposedException("AlignedMemory");
-    return new Span<T>((void*)aligned, length);
-  }
-
-  public override MemoryHandle Pin(int elementIndex = 0) {
-    lock (this) {
-      if (disposed) throw new ObjectDisposedException("AlignedMemory");
-      ++pins;
-    }
-    var p = (byte*)aligned + (long)elementIndex * Marshal.SizeOf(typeof(T));
-    return new MemoryHandle(p, default(GCHandle), this);
-  }
-
-  public override void Unpin() {
-    lock (this) {
-      --pins;
-      FreeIfUnused();
-    }
-  }
-
-  protected override void Dispose(bool disposing) {
-    lock (this) {
-      disposed = true;
-      FreeIfUnused();
-    }
-  }
-
-  bool freed;
-  void FreeIfUnused() {
-    if (disposed && pins == 0 && !freed) {
-      freed = true;
-      Marshal.FreeHGlobal(raw);
-      GC.SuppressFinalize(this);
-    }
   }
 }
 

@@ -1,0 +1,27 @@
+using System;
+
+namespace IreeRt {
+
+/// <summary>
+/// A range of device memory. Thread-safe; host reads and writes of overlapping ranges must be
+/// ordered by the caller. Read/Write move bytes directly between device memory and the span.
+/// </summary>
+public sealed class Buffer : NativeObject {
+  internal Buffer(IntPtr handle) : base(HandleKind.RT_KIND_BUFFER, handle) {}
+
+  public long Length { get { return IreeRtNative.buffer_length(this); } }
+
+  public unsafe void Read(long offset, Span<byte> target) {
+    fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(target)) {
+      IreeRtNative.buffer_read(this, offset, (IntPtr)p, target.Length);
+    }
+  }
+
+  public unsafe void Write(long offset, ReadOnlySpan<byte> source) {
+    fixed (byte* p = &System.Runtime.InteropServices.MemoryMarshal.GetReference(source)) {
+      IreeRtNative.buffer_write(this, offset, (IntPtr)p, source.Length);
+    }
+  }
+}
+
+}  // namespace IreeRt

@@ -1,0 +1,41 @@
+using System;
+
+namespace IreeRt {
+
+/// <summary>A set of (semaphore, value) timepoints. Thread-safe.</summary>
+public sealed class Fence : NativeObject {
+  public Fence() : base(HandleKind.RT_KIND_FENCE, IreeRtNative.fence_create()) {}
+
+  public Fence(Semaphore semaphore, long value) : this() { Insert(semaphore, value); }
+
+  public Fence Insert(Semaphore semaphore, long value) {
+    IreeRtNative.fence_insert(this, semaphore, value);
+    return this;
+  }
+
+  public int Count { get { return (int)IreeRtNative.fence_size(this); } }
+
+  /// <summary>Whether every timepoint is reached; throws a failed semaphore's failure.</summary>
+  public bool IsReached {
+    get {
+      try {
+        IreeRtNative.fence_query(this);
+        return true;
+      } catch (IreeRtException e) when (e.Code == StatusCode.Deferred) {
+        return false;
+      }
+    }
+  }
+
+  public void Signal() { IreeRtNative.fence_signal(this); }
+
+  public void Fail(StatusCode code, string message) {
+    IreeRtNative.fence_fail(this, (int)code, message);
+  }
+
+  public void Wait(TimeSpan? timeout = null) {
+    IreeRtNative.fence_wait(this, Semaphore.ToNanos(timeout));
+  }
+}
+
+}  // namespace IreeRt

@@ -1,0 +1,5 @@
+namespace IreeRt {
+
+public enum MemoryStatistic { BytesAllocated = 1, PeakBytesAllocated = 2, AllocationCount = 3 }
+
+}  // namespace IreeRt
