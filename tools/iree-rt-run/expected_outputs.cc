@@ -10,8 +10,8 @@
 #include "hal/buffer_view.h"
 #include "hal/element_type.h"
 #include "modules/hal/ref_types.h"
-#include "tooling/buffer_view_text.h"
-#include "tooling/float_convert.h"
+#include "hal/utils/buffer_view_text.h"
+#include "hal/utils/float_convert.h"
 #include "vm/ref.h"
 
 namespace iree_rt::tools {
@@ -34,7 +34,7 @@ std::string ValueTypeName(const vm::Value& value) {
 std::string Metadata(const hal::BufferView& view) {
   std::string text;
   for (int64_t dim : view.shape()) text += std::to_string(dim) + "x";
-  return text + tooling::ElementTypeName(view.element_type());
+  return text + hal::utils::ElementTypeName(view.element_type());
 }
 
 StatusOr<std::vector<uint8_t>> ReadContents(const hal::BufferView& view) {
@@ -56,8 +56,8 @@ bool IsFloat16(hal::ElementType type) {
 
 float HalfAt(hal::ElementType type, const uint8_t* data, uint64_t index) {
   const uint16_t bits = Load<uint16_t>(data, index);
-  return type == hal::ElementTypes::kFloat16 ? tooling::HalfToFloat(bits)
-                                             : tooling::BFloat16ToFloat(bits);
+  return type == hal::ElementTypes::kFloat16 ? hal::utils::HalfToFloat(bits)
+                                             : hal::utils::BFloat16ToFloat(bits);
 }
 
 template <typename T>
@@ -161,9 +161,9 @@ StatusOr<bool> CompareViews(int index, const hal::BufferView& expected,
   }
   if (problem.empty()) return true;
   RT_ASSIGN_OR_RETURN(std::string expected_text,
-                      tooling::FormatBufferView(expected, kMaxPrintedElements));
+                      hal::utils::FormatBufferView(expected, kMaxPrintedElements));
   RT_ASSIGN_OR_RETURN(std::string actual_text,
-                      tooling::FormatBufferView(actual, kMaxPrintedElements));
+                      hal::utils::FormatBufferView(actual, kMaxPrintedElements));
   *out += base::StrCat("[FAILED] result[", index, "]: ", problem,
                        "; expected that the view is equal to contents of a view of ",
                        expected_metadata, "\n  expected:\n", expected_text, "\n  actual:\n",

@@ -15,8 +15,8 @@
 #include "hal/element_type.h"
 #include "modules/check/host_view.h"
 #include "modules/hal/ref_types.h"
-#include "tooling/buffer_view_text.h"
-#include "tooling/float_convert.h"
+#include "hal/utils/buffer_view_text.h"
+#include "hal/utils/float_convert.h"
 #include "vm/native_module.h"
 
 namespace iree_rt::modules::check {
@@ -84,7 +84,7 @@ StatusOr<HostView> ViewArg(hal::Device* device, const vm::Arg& value, const char
 }
 
 Status UnsupportedElementType(hal::ElementType type) {
-  return base::InvalidArgumentError("unsupported element type ", tooling::ElementTypeName(type));
+  return base::InvalidArgumentError("unsupported element type ", hal::utils::ElementTypeName(type));
 }
 
 bool SameShape(const hal::BufferView& lhs, const hal::BufferView& rhs) {
@@ -93,7 +93,7 @@ bool SameShape(const hal::BufferView& lhs, const hal::BufferView& rhs) {
 
 Status AppendOperand(std::ostringstream& os, const char* label, const HostView& operand) {
   RT_ASSIGN_OR_RETURN(std::string text,
-                      tooling::FormatBufferView(*operand.view, kMaxPrintedElements));
+                      hal::utils::FormatBufferView(*operand.view, kMaxPrintedElements));
   os << "\n  " << label << ":\n    " << text;
   return Status();
 }
@@ -233,20 +233,20 @@ T LoadRaw(const uint8_t* data) {
   return value;
 }
 
-template <tooling::Float8Format kFormat>
+template <hal::utils::Float8Format kFormat>
 double LoadFloat8(const uint8_t* data) {
-  return tooling::Float8ToFloat(*data, kFormat);
+  return hal::utils::Float8ToFloat(*data, kFormat);
 }
 
 FloatLoader FloatLoaderFor(hal::ElementType type) {
   namespace nt = hal::NumericalType;
-  using tooling::Float8Format;
+  using hal::utils::Float8Format;
   switch (type) {
     case hal::ElementTypes::kFloat16:
-      return [](const uint8_t* p) -> double { return tooling::HalfToFloat(LoadRaw<uint16_t>(p)); };
+      return [](const uint8_t* p) -> double { return hal::utils::HalfToFloat(LoadRaw<uint16_t>(p)); };
     case hal::ElementTypes::kBFloat16:
       return [](const uint8_t* p) -> double {
-        return tooling::BFloat16ToFloat(LoadRaw<uint16_t>(p));
+        return hal::utils::BFloat16ToFloat(LoadRaw<uint16_t>(p));
       };
     case hal::ElementTypes::kFloat32:
       return [](const uint8_t* p) -> double { return LoadRaw<float>(p); };

@@ -1,4 +1,4 @@
-#include "tooling/buffer_view_text.h"
+#include "hal/utils/buffer_view_text.h"
 
 #include <cerrno>
 #include <charconv>
@@ -9,10 +9,10 @@
 #include <istream>
 #include <limits>
 
-#include "tooling/file_streams.h"
-#include "tooling/float_convert.h"
+#include "hal/utils/file_streams.h"
+#include "hal/utils/float_convert.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 using base::Ref;
 using base::Status;
@@ -635,4 +635,4 @@ StatusOr<std::string> FormatBufferView(const hal::BufferView& view, size_t max_e
   return std::move(state.out);
 }
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils

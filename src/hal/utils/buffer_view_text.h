@@ -11,8 +11,8 @@
 //
 // These functions are independent of the VM and of any device: buffers come from the allocator
 // given and are read through host mapping.
-#ifndef IREE_RT_TOOLING_BUFFER_VIEW_TEXT_H_
-#define IREE_RT_TOOLING_BUFFER_VIEW_TEXT_H_
+#ifndef IREE_RT_HAL_UTILS_BUFFER_VIEW_TEXT_H_
+#define IREE_RT_HAL_UTILS_BUFFER_VIEW_TEXT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +26,7 @@
 #include "hal/buffer_view.h"
 #include "hal/element_type.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 class FileStreams;
 
@@ -73,6 +73,6 @@ base::StatusOr<base::Ref<hal::BufferView>> ParseBufferView(std::string_view spec
 // view's buffer cannot be mapped for reading by the host (transfer it to host memory first).
 base::StatusOr<std::string> FormatBufferView(const hal::BufferView& view, size_t max_element_count);
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils
 
-#endif  // IREE_RT_TOOLING_BUFFER_VIEW_TEXT_H_
+#endif  // IREE_RT_HAL_UTILS_BUFFER_VIEW_TEXT_H_
