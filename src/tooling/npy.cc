@@ -15,7 +15,7 @@ using base::Ref;
 using base::Status;
 using base::StatusOr;
 using hal::ElementType;
-using hal::utils::ElementTypeName;
+using hal::ElementTypeName;
 using hal::utils::FileStreams;
 namespace NT = hal::NumericalType;
 

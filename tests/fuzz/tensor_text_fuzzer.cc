@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::FuzzAllocator* allocator = new fuzz::FuzzAllocator();
   const std::string spec(reinterpret_cast<const char*>(data), size);
 
-  (void)hal::utils::ParseElementType(spec);
+  (void)hal::ParseElementType(spec);
   (void)hal::utils::ParseShapeAndType(spec.substr(0, spec.find('=')));
   if (NamesFile(spec)) return 0;
 
@@ -69,8 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Types are compared by printed name: `i01` is the 1-bit integer but prints as `i1`, which
   // reads back as the 8-bit boolean (iree-run-module's spellings are ambiguous the same way).
-  if (hal::utils::ElementTypeName(again.value()->element_type()) !=
-          hal::utils::ElementTypeName(view.value()->element_type()) ||
+  if (hal::ElementTypeName(again.value()->element_type()) !=
+          hal::ElementTypeName(view.value()->element_type()) ||
       again.value()->shape().size() != view.value()->shape().size()) {
     __builtin_trap();
   }

@@ -52,7 +52,7 @@ StatusOr<Ref<hal::Device>> CreateLocalSyncDevice() {
 }
 
 hal::ElementType Type(std::string_view name) {
-  StatusOr<hal::ElementType> type = hal::utils::ParseElementType(name);
+  StatusOr<hal::ElementType> type = hal::ParseElementType(name);
   EXPECT_TRUE(type.ok()) << name;
   return type.ok() ? type.value() : hal::ElementTypes::kNone;
 }

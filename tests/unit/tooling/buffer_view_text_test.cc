@@ -14,11 +14,11 @@
 namespace iree_rt::tooling {
 namespace {
 
-using hal::utils::ElementTypeName;
+using hal::ElementTypeName;
 using hal::utils::FileStreams;
 using hal::utils::FormatBufferView;
 using hal::utils::ParseBufferView;
-using hal::utils::ParseElementType;
+using hal::ParseElementType;
 using hal::utils::ParseShapeAndType;
 using hal::utils::ShapeAndType;
 

@@ -21,7 +21,7 @@ namespace {
 using hal::utils::FileStreams;
 using hal::utils::FormatBufferView;
 using hal::utils::ParseBufferView;
-using hal::utils::ParseElementType;
+using hal::ParseElementType;
 
 using base::Ref;
 using base::StatusCode;
