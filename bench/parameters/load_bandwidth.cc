@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "base/mapped_file.h"
-#include "api/driver_registration.h"
+#include "drivers/registration.h"
 #include "hal/device.h"
 #include "hal/device_uri.h"
 #include "hal/driver_registry.h"

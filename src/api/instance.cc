@@ -2,7 +2,7 @@
 // behaviour of its own (it would move into the HAL if a second consumer appears).
 #include <algorithm>
 
-#include "api/driver_registration.h"
+#include "drivers/registration.h"
 #include "api/handles.h"
 #include "hal/device_uri.h"
 #include "modules/hal/ref_types.h"

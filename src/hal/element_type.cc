@@ -45,59 +45,73 @@ std::optional<uint64_t> ElementByteCount(ElementType type, uint64_t count) {
   return (count * bits + 7) / 8;
 }
 
+namespace {
+
+// Types with a fixed name; the others are a prefix and the bit count.
+struct NamedType {
+  std::string_view name;
+  ElementType type;
+};
+constexpr NamedType kNamedTypes[] = {
+    {"i1", ElementTypes::kBool8},
+    {"bf16", ElementTypes::kBFloat16},
+    {"f8E5M2", MakeElementType(NumericalType::kFloat8E5M2, 8)},
+    {"f8E4M3FN", MakeElementType(NumericalType::kFloat8E4M3FN, 8)},
+    {"f8E5M2FNUZ", MakeElementType(NumericalType::kFloat8E5M2Fnuz, 8)},
+    {"f8E4M3FNUZ", MakeElementType(NumericalType::kFloat8E4M3Fnuz, 8)},
+    {"f8E8M0FNU", MakeElementType(NumericalType::kFloat8E8M0Fnu, 8)},
+};
+
+// Longer prefixes first, so that "si8" is not read as "i" (and "cf64" not as "f"). The first
+// prefix of each numerical type is the one ElementTypeName prints.
+struct PrefixedType {
+  std::string_view prefix;
+  uint32_t numerical;
+};
+constexpr PrefixedType kPrefixedTypes[] = {
+    {"si", NumericalType::kIntegerSigned}, {"ui", NumericalType::kIntegerUnsigned},
+    {"cf", NumericalType::kFloatComplex},  {"i", NumericalType::kInteger},
+    {"f", NumericalType::kFloatIeee},      {"*", NumericalType::kUnknown},
+    {"x", NumericalType::kUnknown},
+};
+
+}  // namespace
+
 std::string ElementTypeName(ElementType type) {
-  const std::string bits = std::to_string(ElementBitCount(type));
-  switch (ElementNumericalType(type)) {
-    case NumericalType::kInteger: return "i" + bits;
-    case NumericalType::kIntegerSigned: return "si" + bits;
-    case NumericalType::kIntegerUnsigned: return "ui" + bits;
-    case NumericalType::kBoolean: return "i1";
-    case NumericalType::kFloatIeee: return "f" + bits;
-    case NumericalType::kFloatBrain: return "bf16";
-    case NumericalType::kFloatComplex: return "complex<f" + std::to_string(ElementBitCount(type) / 2) + ">";
-    case NumericalType::kFloat8E5M2: return "f8E5M2";
-    case NumericalType::kFloat8E4M3FN: return "f8E4M3FN";
-    case NumericalType::kFloat8E5M2Fnuz: return "f8E5M2FNUZ";
-    case NumericalType::kFloat8E4M3Fnuz: return "f8E4M3FNUZ";
-    case NumericalType::kFloat8E8M0Fnu: return "f8E8M0FNU";
-    default: return "x" + bits;
+  const uint32_t numerical = ElementNumericalType(type);
+  if (numerical == NumericalType::kFloatBrain) return "bf" + std::to_string(ElementBitCount(type));
+  // The other named types are one per numerical type (a boolean of any width prints as i1).
+  for (const NamedType& named : kNamedTypes) {
+    if (ElementNumericalType(named.type) == numerical) return std::string(named.name);
   }
+  std::string_view prefix = "*";
+  for (const PrefixedType& prefixed : kPrefixedTypes) {
+    if (prefixed.numerical == numerical) {
+      prefix = prefixed.prefix;
+      break;
+    }
+  }
+  return std::string(prefix) + std::to_string(ElementBitCount(type));
 }
 
-std::optional<ElementType> ParseElementType(std::string_view name) {
-  struct Named { std::string_view name; ElementType type; };
-  static constexpr Named kFixed[] = {
-      {"i1", ElementTypes::kBool8},
-      {"bf16", ElementTypes::kBFloat16},
-      {"complex<f32>", MakeElementType(NumericalType::kFloatComplex, 64)},
-      {"complex<f64>", MakeElementType(NumericalType::kFloatComplex, 128)},
-      {"f8E5M2", MakeElementType(NumericalType::kFloat8E5M2, 8)},
-      {"f8E4M3FN", MakeElementType(NumericalType::kFloat8E4M3FN, 8)},
-      {"f8E5M2FNUZ", MakeElementType(NumericalType::kFloat8E5M2Fnuz, 8)},
-      {"f8E4M3FNUZ", MakeElementType(NumericalType::kFloat8E4M3Fnuz, 8)},
-      {"f8E8M0FNU", MakeElementType(NumericalType::kFloat8E8M0Fnu, 8)},
-  };
-  for (const Named& named : kFixed) {
+base::StatusOr<ElementType> ParseElementType(std::string_view name) {
+  for (const NamedType& named : kNamedTypes) {
     if (name == named.name) return named.type;
   }
-  struct Prefix { std::string_view prefix; uint32_t numerical; };
-  static constexpr Prefix kPrefixes[] = {{"si", NumericalType::kIntegerSigned},
-                                         {"ui", NumericalType::kIntegerUnsigned},
-                                         {"i", NumericalType::kInteger},
-                                         {"f", NumericalType::kFloatIeee},
-                                         {"x", NumericalType::kUnknown}};
-  for (const Prefix& prefix : kPrefixes) {
-    if (!name.starts_with(prefix.prefix)) continue;
-    std::string_view digits = name.substr(prefix.prefix.size());
+  for (const PrefixedType& prefixed : kPrefixedTypes) {
+    if (!name.starts_with(prefixed.prefix)) continue;
+    std::string_view digits = name.substr(prefixed.prefix.size());
     uint32_t bits = 0;
     auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
-    if (error != std::errc() || end != digits.data() + digits.size() || bits == 0 || bits > 255) {
-      return std::nullopt;
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() ||
+        bits == 0 || bits > 255) {
+      break;
     }
-    ElementType type = MakeElementType(prefix.numerical, bits);
-    return IsKnownElementType(type) ? std::optional<ElementType>(type) : std::nullopt;
+    const ElementType type = MakeElementType(prefixed.numerical, bits);
+    if (!IsKnownElementType(type)) break;
+    return type;
   }
-  return std::nullopt;
+  return base::InvalidArgumentError("unsupported element type '", name, "'");
 }
 
 }  // namespace iree_rt::hal

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/status.h"
+
 namespace iree_rt::hal {
 
 using ElementType = uint32_t;
@@ -58,10 +60,15 @@ bool IsKnownElementType(ElementType type);
 // Bytes needed for |count| densely packed elements (sub-byte types pack), or nullopt on overflow.
 std::optional<uint64_t> ElementByteCount(ElementType type, uint64_t count);
 
-// The iree-run-module spelling ("f32", "i8", "bf16", "i1", "si32", "ui8", "x8" for opaque...).
+// The one spelling of element types, IREE's runtime's (what iree-run-module prints and parses):
+// iN, siN, uiN, i1 (8-bit boolean), f16/f32/f64, bf16, cfN (complex, N = total bits: cf64 is
+// complex<f32>), f8E5M2, f8E4M3FN, f8E5M2FNUZ, f8E4M3FNUZ, f8E8M0FNU, and *N for opaque types.
+// Used by every message and every printed result (docs/facts_corrections.md, "element types").
 std::string ElementTypeName(ElementType type);
-// Parses the names ElementTypeName produces; nullopt for anything else.
-std::optional<ElementType> ParseElementType(std::string_view name);
+// Parses the names ElementTypeName produces, and xN for *N (an older spelling of ours; IREE reads
+// `2xx8` as a bad shape). INVALID_ARGUMENT naming |name| for anything else, including types
+// IsKnownElementType rejects (f80, cf32).
+base::StatusOr<ElementType> ParseElementType(std::string_view name);
 
 }  // namespace iree_rt::hal
 

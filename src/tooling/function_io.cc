@@ -10,8 +10,8 @@
 
 #include "hal/buffer_view.h"
 #include "modules/hal/ref_types.h"
-#include "tooling/buffer_view_text.h"
-#include "tooling/file_streams.h"
+#include "hal/utils/buffer_view_text.h"
+#include "hal/utils/file_streams.h"
 #include "tooling/npy.h"
 #include "vm/buffer.h"
 #include "vm/cconv.h"
@@ -21,6 +21,9 @@ namespace iree_rt::tooling {
 
 using base::Status;
 using base::StatusOr;
+using hal::utils::FileStreams;
+using hal::utils::FormatBufferView;
+using hal::utils::ParseBufferView;
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "api/driver_registration.h"
+#include "drivers/registration.h"
 #include "hal/driver_registry.h"
 #include "iree_rt.h"
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "tooling/buffer_view_text.h"
-#include "tooling/file_streams.h"
+#include "hal/utils/buffer_view_text.h"
+#include "hal/utils/file_streams.h"
 
 namespace iree_rt::tooling {
 
@@ -15,6 +15,8 @@ using base::Ref;
 using base::Status;
 using base::StatusOr;
 using hal::ElementType;
+using hal::ElementTypeName;
+using hal::utils::FileStreams;
 namespace NT = hal::NumericalType;
 
 namespace {

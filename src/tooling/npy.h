@@ -27,9 +27,11 @@
 #include "hal/buffer_view.h"
 #include "hal/element_type.h"
 
-namespace iree_rt::tooling {
-
+namespace iree_rt::hal::utils {
 class FileStreams;
+}  // namespace iree_rt::hal::utils
+
+namespace iree_rt::tooling {
 
 // Reads the array that starts at |stream|'s position and leaves the stream just past its data.
 // OUT_OF_RANGE if the stream is already at its end (no array left). The buffer is host-visible,
@@ -44,7 +46,7 @@ bool NpyAtEnd(std::istream& stream);
 // there to the end of the file (possibly none).
 base::StatusOr<std::vector<base::Ref<hal::BufferView>>> ReadNpyInput(std::string_view spec,
                                                                      hal::Allocator& allocator,
-                                                                     FileStreams& streams);
+                                                                     hal::utils::FileStreams& streams);
 
 // The dtype string (`<f4`, `|b1`...) for |type|; UNIMPLEMENTED for types with no NumPy dtype
 // (bf16, f8 variants, sub-byte and odd-width integers).

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "api/driver_registration.h"
+#include "drivers/registration.h"
 #include "base/aligned_bytes.h"
 #include "base/mapped_file.h"
 #include "hal/device_uri.h"

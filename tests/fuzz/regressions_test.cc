@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fuzz_allocator.h"
-#include "tooling/buffer_view_text.h"
+#include "hal/utils/buffer_view_text.h"
 #include "vm/bytecode/module_image.h"
 
 namespace iree_rt::fuzz {
@@ -21,22 +21,22 @@ namespace {
 // dimension of 8e14 made FormatBufferView print `[]` 8e14 times (a hang, then out of memory).
 TEST(FuzzRegressionTest, EmptyViewWithHugeOuterDimensionFormatsBounded) {
   FuzzAllocator allocator;
-  auto view = tooling::ParseBufferView("800000000000004x0xui2", allocator);
+  auto view = hal::utils::ParseBufferView("800000000000004x0xui2", allocator);
   ASSERT_TRUE(view.ok()) << view.status().ToString();
   const auto start = std::chrono::steady_clock::now();
-  auto text = tooling::FormatBufferView(*view.value(), 3);
+  auto text = hal::utils::FormatBufferView(*view.value(), 3);
   ASSERT_TRUE(text.ok()) << text.status().ToString();
   EXPECT_EQ(text.value(), "800000000000004x0xui2=[][][]...");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
-  auto nested = tooling::ParseBufferView("1000000x1000000x0xf32", allocator);
+  auto nested = hal::utils::ParseBufferView("1000000x1000000x0xf32", allocator);
   ASSERT_TRUE(nested.ok());
-  text = tooling::FormatBufferView(*nested.value(), 2);
+  text = hal::utils::FormatBufferView(*nested.value(), 2);
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(text.value(), "1000000x1000000x0xf32=[[]...]...");
   // Small empty views print every sub-array, as before.
-  auto small = tooling::ParseBufferView("3x0xf32", allocator);
+  auto small = hal::utils::ParseBufferView("3x0xf32", allocator);
   ASSERT_TRUE(small.ok());
-  EXPECT_EQ(tooling::FormatBufferView(*small.value(), 1024).value(), "3x0xf32=[][][]");
+  EXPECT_EQ(hal::utils::FormatBufferView(*small.value(), 1024).value(), "3x0xf32=[][][]");
 }
 
 std::vector<uint8_t> ReadRegression(const std::string& name) {

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "fuzz_allocator.h"
-#include "tooling/buffer_view_text.h"
+#include "hal/utils/buffer_view_text.h"
 
 namespace {
 
@@ -42,11 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::FuzzAllocator* allocator = new fuzz::FuzzAllocator();
   const std::string spec(reinterpret_cast<const char*>(data), size);
 
-  (void)tooling::ParseElementType(spec);
-  (void)tooling::ParseShapeAndType(spec.substr(0, spec.find('=')));
+  (void)hal::ParseElementType(spec);
+  (void)hal::utils::ParseShapeAndType(spec.substr(0, spec.find('=')));
   if (NamesFile(spec)) return 0;
 
-  auto view = tooling::ParseBufferView(spec, *allocator);
+  auto view = hal::utils::ParseBufferView(spec, *allocator);
   if (!view.ok()) return 0;
   // Budgeted like the tools: millions of zeros, or empty rows of a zero-sized view, only cost
   // time. Rows past the budget still print `[...]` each (as iree-run-module does), so views with
@@ -58,9 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rows = dim > (1u << 20) / rows ? (1u << 20) : rows * dim;
   }
   if (rows >= (1u << 16)) return 0;
-  auto text = tooling::FormatBufferView(*view.value(), 4096);
+  auto text = hal::utils::FormatBufferView(*view.value(), 4096);
   if (!text.ok() || text.value().find("...") != std::string::npos) return 0;
-  auto again = tooling::ParseBufferView(text.value(), *allocator);
+  auto again = hal::utils::ParseBufferView(text.value(), *allocator);
   if (!again.ok()) {
     // Printed text is meant to be valid input (iree-run-module round-trips it).
     fprintf(stderr, "'%s' formats as '%s', which does not parse: %s\n", spec.c_str(),
@@ -69,8 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Types are compared by printed name: `i01` is the 1-bit integer but prints as `i1`, which
   // reads back as the 8-bit boolean (iree-run-module's spellings are ambiguous the same way).
-  if (tooling::ElementTypeName(again.value()->element_type()) !=
-          tooling::ElementTypeName(view.value()->element_type()) ||
+  if (hal::ElementTypeName(again.value()->element_type()) !=
+          hal::ElementTypeName(view.value()->element_type()) ||
       again.value()->shape().size() != view.value()->shape().size()) {
     __builtin_trap();
   }

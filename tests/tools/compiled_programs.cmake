@@ -112,6 +112,14 @@ iree_rt_compare_run(compiled_add_f16_expected_mismatch EXPECT_FAIL SAME_STDOUT F
 iree_rt_compare_run(compiled_add_f16_expected_match SAME_STDOUT FLAGS
                     ${_elementwise} --function=add_f16 "--input=4xf16=1.5 -2 0.25 1000"
                     "--input=4xf16=0.5 0.5 0.125 24" "--expected_output=4xf16=2 -1.5 0.375 1024")
+# A mismatching element is spelled as the result text spells it: i1 as hex digits, a negative f16
+# NaN as NAN (docs/facts_corrections.md, "Element type names").
+iree_rt_compare_run(compiled_and_i1_expected_mismatch EXPECT_FAIL SAME_STDOUT FLAGS
+                    ${_elementwise} --function=and_i1 "--input=4xi1=01 01 00 01"
+                    "--input=4xi1=01 00 01 01" "--expected_output=4xi1=01 01 00 01")
+iree_rt_compare_run(compiled_add_f16_nan_expected_mismatch EXPECT_FAIL SAME_STDOUT FLAGS
+                    ${_elementwise} --function=add_f16 "--input=4xf16=-nan 1 1 1"
+                    "--input=4xf16=0" "--expected_output=4xf16=1 1 1 1")
 iree_rt_compare_run(compiled_add_i32_wrong_type EXPECT_FAIL FLAGS ${_elementwise}
                     --function=add_i32 "--input=2x2xf32=1" "--input=2x2xi32=1")
 

@@ -9,16 +9,15 @@
 #include "hal/buffer.h"
 #include "hal/buffer_view.h"
 #include "hal/element_type.h"
+#include "hal/utils/buffer_view_text.h"
+#include "hal/utils/element_value.h"
 #include "modules/hal/ref_types.h"
-#include "tooling/buffer_view_text.h"
-#include "tooling/float_convert.h"
 #include "vm/ref.h"
 
 namespace iree_rt::tools {
 namespace {
 
 using base::StatusOr;
-namespace NumericalType = hal::NumericalType;
 
 // iree-run-module prints at most this many elements of each operand of a mismatch.
 constexpr size_t kMaxPrintedElements = 1024;
@@ -34,7 +33,7 @@ std::string ValueTypeName(const vm::Value& value) {
 std::string Metadata(const hal::BufferView& view) {
   std::string text;
   for (int64_t dim : view.shape()) text += std::to_string(dim) + "x";
-  return text + tooling::ElementTypeName(view.element_type());
+  return text + hal::ElementTypeName(view.element_type());
 }
 
 StatusOr<std::vector<uint8_t>> ReadContents(const hal::BufferView& view) {
@@ -44,69 +43,35 @@ StatusOr<std::vector<uint8_t>> ReadContents(const hal::BufferView& view) {
 }
 
 template <typename T>
-T Load(const uint8_t* data, uint64_t index) {
-  T value;
-  std::memcpy(&value, data + index * sizeof(T), sizeof(T));
-  return value;
-}
-
-bool IsFloat16(hal::ElementType type) {
-  return type == hal::ElementTypes::kFloat16 || type == hal::ElementTypes::kBFloat16;
-}
-
-float HalfAt(hal::ElementType type, const uint8_t* data, uint64_t index) {
-  const uint16_t bits = Load<uint16_t>(data, index);
-  return type == hal::ElementTypes::kFloat16 ? tooling::HalfToFloat(bits)
-                                             : tooling::BFloat16ToFloat(bits);
-}
-
-template <typename T>
 bool Near(T actual, T expected, T atol, T rtol) {
   if (std::isnan(actual) && std::isnan(expected)) return true;
   return std::fabs(actual - expected) <= atol + rtol * std::fabs(expected);
 }
 
 bool ElementMatches(hal::ElementType type, const uint8_t* expected, const uint8_t* actual,
-                    uint64_t index, size_t element_bytes, const Tolerances& tol) {
-  if (type == hal::ElementTypes::kFloat32) {
-    return Near(Load<float>(actual, index), Load<float>(expected, index), tol.f32, tol.rtol);
-  }
+                    size_t element_bytes, const Tolerances& tol) {
+  // f32 and the 16-bit floats compare in float arithmetic, f64 in double, as iree-run-module.
   if (type == hal::ElementTypes::kFloat64) {
-    return Near(Load<double>(actual, index), Load<double>(expected, index), tol.f64,
+    return Near(hal::utils::LoadFloatElement(type, actual),
+                hal::utils::LoadFloatElement(type, expected), tol.f64,
                 static_cast<double>(tol.rtol));
   }
-  if (IsFloat16(type)) {
-    const float atol = type == hal::ElementTypes::kFloat16 ? tol.f16 : tol.bf16;
-    return Near(HalfAt(type, actual, index), HalfAt(type, expected, index), atol, tol.rtol);
+  float atol = 0;
+  switch (type) {
+    case hal::ElementTypes::kFloat32: atol = tol.f32; break;
+    case hal::ElementTypes::kFloat16: atol = tol.f16; break;
+    case hal::ElementTypes::kBFloat16: atol = tol.bf16; break;
+    default: return std::memcmp(expected, actual, element_bytes) == 0;
   }
-  return std::memcmp(expected + index * element_bytes, actual + index * element_bytes,
-                     element_bytes) == 0;
+  return Near(static_cast<float>(hal::utils::LoadFloatElement(type, actual)),
+              static_cast<float>(hal::utils::LoadFloatElement(type, expected)), atol, tol.rtol);
 }
 
-// One element as the buffer view text prints it.
-std::string ElementText(hal::ElementType type, const uint8_t* data, uint64_t index) {
-  char text[64];
-  const uint32_t numerical = hal::ElementNumericalType(type);
-  const uint32_t bits = hal::ElementBitCount(type);
-  if (type == hal::ElementTypes::kFloat32) {
-    std::snprintf(text, sizeof(text), "%G", Load<float>(data, index));
-  } else if (type == hal::ElementTypes::kFloat64) {
-    std::snprintf(text, sizeof(text), "%G", Load<double>(data, index));
-  } else if (IsFloat16(type)) {
-    std::snprintf(text, sizeof(text), "%G", HalfAt(type, data, index));
-  } else if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
-    uint64_t raw = 0;
-    std::memcpy(&raw, data + index * (bits / 8), bits / 8);
-    if (numerical == NumericalType::kIntegerUnsigned || numerical == NumericalType::kBoolean) {
-      std::snprintf(text, sizeof(text), "%llu", static_cast<unsigned long long>(raw));
-    } else {
-      const int64_t value = bits == 64 ? static_cast<int64_t>(raw)
-                                       : (static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits));
-      std::snprintf(text, sizeof(text), "%lld", static_cast<long long>(value));
-    }
-  } else {
-    return "?";
-  }
+// One element as the buffer view text prints it ("?" inside bit-packed data).
+std::string ElementText(hal::ElementType type, const uint8_t* element) {
+  if (hal::ElementBitCount(type) % 8 != 0) return "?";
+  std::string text;
+  hal::utils::AppendElementText(type, element, text);
   return text;
 }
 
@@ -146,13 +111,13 @@ StatusOr<bool> CompareViews(int index, const hal::BufferView& expected,
     const uint64_t count = expected.element_count();
     const size_t element_bytes = count ? expected_bytes.size() / count : 0;
     for (uint64_t i = 0; i < count && problem.empty(); ++i) {
-      if (element_bytes == 0 || ElementMatches(type, expected_bytes.data(), actual_bytes.data(),
-                                               i, element_bytes, tolerances)) {
+      const uint8_t* want = expected_bytes.data() + i * element_bytes;
+      const uint8_t* got = actual_bytes.data() + i * element_bytes;
+      if (element_bytes == 0 || ElementMatches(type, want, got, element_bytes, tolerances)) {
         continue;
       }
-      problem = base::StrCat("element at index ", i, " (", ElementText(type, actual_bytes.data(), i),
-                             ") does not match the expected (",
-                             ElementText(type, expected_bytes.data(), i), ")");
+      problem = base::StrCat("element at index ", i, " (", ElementText(type, got),
+                             ") does not match the expected (", ElementText(type, want), ")");
     }
     // Sub-byte types: the packed bytes decide.
     if (element_bytes == 0 && expected_bytes != actual_bytes) {
@@ -161,9 +126,9 @@ StatusOr<bool> CompareViews(int index, const hal::BufferView& expected,
   }
   if (problem.empty()) return true;
   RT_ASSIGN_OR_RETURN(std::string expected_text,
-                      tooling::FormatBufferView(expected, kMaxPrintedElements));
+                      hal::utils::FormatBufferView(expected, kMaxPrintedElements));
   RT_ASSIGN_OR_RETURN(std::string actual_text,
-                      tooling::FormatBufferView(actual, kMaxPrintedElements));
+                      hal::utils::FormatBufferView(actual, kMaxPrintedElements));
   *out += base::StrCat("[FAILED] result[", index, "]: ", problem,
                        "; expected that the view is equal to contents of a view of ",
                        expected_metadata, "\n  expected:\n", expected_text, "\n  actual:\n",

@@ -15,8 +15,8 @@
 #include "hal/element_type.h"
 #include "modules/check/host_view.h"
 #include "modules/hal/ref_types.h"
-#include "tooling/buffer_view_text.h"
-#include "tooling/float_convert.h"
+#include "hal/utils/buffer_view_text.h"
+#include "hal/utils/element_value.h"
 #include "vm/native_module.h"
 
 namespace iree_rt::modules::check {
@@ -84,7 +84,7 @@ StatusOr<HostView> ViewArg(hal::Device* device, const vm::Arg& value, const char
 }
 
 Status UnsupportedElementType(hal::ElementType type) {
-  return base::InvalidArgumentError("unsupported element type ", tooling::ElementTypeName(type));
+  return base::InvalidArgumentError("unsupported element type ", hal::ElementTypeName(type));
 }
 
 bool SameShape(const hal::BufferView& lhs, const hal::BufferView& rhs) {
@@ -93,7 +93,7 @@ bool SameShape(const hal::BufferView& lhs, const hal::BufferView& rhs) {
 
 Status AppendOperand(std::ostringstream& os, const char* label, const HostView& operand) {
   RT_ASSIGN_OR_RETURN(std::string text,
-                      tooling::FormatBufferView(*operand.view, kMaxPrintedElements));
+                      hal::utils::FormatBufferView(*operand.view, kMaxPrintedElements));
   os << "\n  " << label << ":\n    " << text;
   return Status();
 }
@@ -223,44 +223,6 @@ Status ExpectEq(vm::ModuleState& state, std::span<const vm::Arg> args, std::span
 // expect_almost_eq
 //===------------------------------------------------------------------------------------------===//
 
-// Reads one element of a float type as double; null for the types expect_almost_eq rejects.
-using FloatLoader = double (*)(const uint8_t* data);
-
-template <typename T>
-T LoadRaw(const uint8_t* data) {
-  T value;
-  std::memcpy(&value, data, sizeof(T));
-  return value;
-}
-
-template <tooling::Float8Format kFormat>
-double LoadFloat8(const uint8_t* data) {
-  return tooling::Float8ToFloat(*data, kFormat);
-}
-
-FloatLoader FloatLoaderFor(hal::ElementType type) {
-  namespace nt = hal::NumericalType;
-  using tooling::Float8Format;
-  switch (type) {
-    case hal::ElementTypes::kFloat16:
-      return [](const uint8_t* p) -> double { return tooling::HalfToFloat(LoadRaw<uint16_t>(p)); };
-    case hal::ElementTypes::kBFloat16:
-      return [](const uint8_t* p) -> double {
-        return tooling::BFloat16ToFloat(LoadRaw<uint16_t>(p));
-      };
-    case hal::ElementTypes::kFloat32:
-      return [](const uint8_t* p) -> double { return LoadRaw<float>(p); };
-    case hal::ElementTypes::kFloat64:
-      return [](const uint8_t* p) -> double { return LoadRaw<double>(p); };
-    case hal::MakeElementType(nt::kFloat8E5M2, 8): return LoadFloat8<Float8Format::kE5M2>;
-    case hal::MakeElementType(nt::kFloat8E4M3FN, 8): return LoadFloat8<Float8Format::kE4M3FN>;
-    case hal::MakeElementType(nt::kFloat8E5M2Fnuz, 8): return LoadFloat8<Float8Format::kE5M2Fnuz>;
-    case hal::MakeElementType(nt::kFloat8E4M3Fnuz, 8): return LoadFloat8<Float8Format::kE4M3Fnuz>;
-    case hal::MakeElementType(nt::kFloat8E8M0Fnu, 8): return LoadFloat8<Float8Format::kE8M0Fnu>;
-    default: return nullptr;
-  }
-}
-
 // NumPy isclose with rhs as the reference value, except that two NaNs compare equal.
 bool AlmostEqual(double lhs, double rhs, double atol, double rtol) {
   if (lhs == rhs) return true;  // also +inf vs +inf, where lhs - rhs would be NaN
@@ -280,13 +242,14 @@ StatusOr<std::optional<Mismatch>> FindFirstMismatch(hal::ElementType type,
                                                     std::span<const uint8_t> lhs,
                                                     std::span<const uint8_t> rhs, double atol,
                                                     double rtol) {
-  const FloatLoader load = FloatLoaderFor(type);
-  if (!load) return UnsupportedElementType(type);
+  if (hal::utils::ClassifyElement(type) != hal::utils::ElementClass::kFloat) {
+    return UnsupportedElementType(type);
+  }
   const size_t size = hal::ElementBitCount(type) / 8;
   const uint64_t count = std::min(lhs.size(), rhs.size()) / size;
   for (uint64_t i = 0; i < count; ++i) {
-    const double l = load(lhs.data() + i * size);
-    const double r = load(rhs.data() + i * size);
+    const double l = hal::utils::LoadFloatElement(type, lhs.data() + i * size);
+    const double r = hal::utils::LoadFloatElement(type, rhs.data() + i * size);
     if (!AlmostEqual(l, r, atol, rtol)) return std::optional<Mismatch>(Mismatch{i, l, r});
   }
   return std::optional<Mismatch>();

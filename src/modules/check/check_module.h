@@ -24,7 +24,7 @@
 // f8E8M0FNU; it checks the element type only when the two views agree on type and shape.
 // Buffers that cannot be mapped are copied to the host through the device argument's queue; the
 // device may be null while every buffer is host-mappable.
-// Operands print with tooling::FormatBufferView (at most 1024 elements each).
+// Operands print with hal::utils::FormatBufferView (at most 1024 elements each).
 //
 // Thread-safety: the module is immutable and may be shared; each context's state is used by one
 // invocation at a time, as vm::Context guarantees.

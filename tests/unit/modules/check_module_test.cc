@@ -24,7 +24,7 @@
 #include "hal/driver_registry.h"
 #include "hal/utils/host_semaphore.h"
 #include "modules/hal/ref_types.h"
-#include "tooling/buffer_view_text.h"
+#include "hal/utils/buffer_view_text.h"
 #include "vm/bytecode/bytecode_module.h"
 #include "vm/context.h"
 #include "vm/instance.h"
@@ -52,7 +52,7 @@ StatusOr<Ref<hal::Device>> CreateLocalSyncDevice() {
 }
 
 hal::ElementType Type(std::string_view name) {
-  StatusOr<hal::ElementType> type = tooling::ParseElementType(name);
+  StatusOr<hal::ElementType> type = hal::ParseElementType(name);
   EXPECT_TRUE(type.ok()) << name;
   return type.ok() ? type.value() : hal::ElementTypes::kNone;
 }
@@ -166,7 +166,7 @@ class CheckModuleTest : public ::testing::Test {
 
   // A host-visible view parsed from iree-run-module text ("2x2xf32=1 2 3 4").
   Ref<hal::BufferView> Parse(std::string_view spec) {
-    StatusOr<Ref<hal::BufferView>> view = tooling::ParseBufferView(spec, device_->allocator());
+    StatusOr<Ref<hal::BufferView>> view = hal::utils::ParseBufferView(spec, device_->allocator());
     EXPECT_TRUE(view.ok()) << spec << ": " << view.status().ToString();
     return view.ok() ? view.value() : nullptr;
   }

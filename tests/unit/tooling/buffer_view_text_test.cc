@@ -1,4 +1,4 @@
-#include "tooling/buffer_view_text.h"
+#include "hal/utils/buffer_view_text.h"
 
 #include <gtest/gtest.h>
 
@@ -9,10 +9,18 @@
 
 #include "hal/utils/heap_buffer.h"
 #include "test_util.h"
-#include "tooling/file_streams.h"
+#include "hal/utils/file_streams.h"
 
 namespace iree_rt::tooling {
 namespace {
+
+using hal::ElementTypeName;
+using hal::utils::FileStreams;
+using hal::utils::FormatBufferView;
+using hal::utils::ParseBufferView;
+using hal::ParseElementType;
+using hal::utils::ParseShapeAndType;
+using hal::utils::ShapeAndType;
 
 using base::Ref;
 using base::StatusCode;

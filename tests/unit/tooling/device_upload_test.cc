@@ -5,10 +5,13 @@
 #include <string>
 
 #include "test_util.h"
-#include "tooling/buffer_view_text.h"
+#include "hal/utils/buffer_view_text.h"
 
 namespace iree_rt::tooling {
 namespace {
+
+using hal::utils::FormatBufferView;
+using hal::utils::ParseBufferView;
 
 using base::Ref;
 using testing::CpuAllocator;

@@ -1,4 +1,4 @@
-#include "tooling/file_streams.h"
+#include "hal/utils/file_streams.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +10,8 @@
 
 namespace iree_rt::tooling {
 namespace {
+
+using hal::utils::FileStreams;
 
 using testing::IsError;
 using testing::IsOk;

@@ -1,4 +1,4 @@
-#include "tooling/float_convert.h"
+#include "hal/utils/float_convert.h"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,14 @@
 
 namespace iree_rt::tooling {
 namespace {
+
+using hal::utils::BFloat16ToFloat;
+using hal::utils::Float8Format;
+using hal::utils::Float8ToFloat;
+using hal::utils::FloatToBFloat16;
+using hal::utils::FloatToFloat8;
+using hal::utils::FloatToHalf;
+using hal::utils::HalfToFloat;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNan = std::numeric_limits<float>::quiet_NaN();

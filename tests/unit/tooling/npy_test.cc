@@ -12,11 +12,16 @@
 
 #include "hal/utils/heap_buffer.h"
 #include "test_util.h"
-#include "tooling/buffer_view_text.h"
-#include "tooling/file_streams.h"
+#include "hal/utils/buffer_view_text.h"
+#include "hal/utils/file_streams.h"
 
 namespace iree_rt::tooling {
 namespace {
+
+using hal::utils::FileStreams;
+using hal::utils::FormatBufferView;
+using hal::utils::ParseBufferView;
+using hal::ParseElementType;
 
 using base::Ref;
 using base::StatusCode;

@@ -1,10 +1,10 @@
-// tooling::FileStreams: the input files a command line reads from, kept open by path so that a
+// hal::utils::FileStreams: the input files a command line reads from, kept open by path so that a
 // `+path` spec continues where the previous read of the same path stopped (vm_format_facts.md
 // §6.2: `=@file.bin`, `=+file.bin`, `@file.npy`, `+file.npy`, `*file.npy`).
 //
 // One instance per command line. Not thread-safe.
-#ifndef IREE_RT_TOOLING_FILE_STREAMS_H_
-#define IREE_RT_TOOLING_FILE_STREAMS_H_
+#ifndef IREE_RT_HAL_UTILS_FILE_STREAMS_H_
+#define IREE_RT_HAL_UTILS_FILE_STREAMS_H_
 
 #include <fstream>
 #include <map>
@@ -14,7 +14,7 @@
 
 #include "base/status.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 class FileStreams {
  public:
@@ -34,6 +34,6 @@ class FileStreams {
   std::map<std::string, std::unique_ptr<std::ifstream>, std::less<>> streams_;
 };
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils
 
-#endif  // IREE_RT_TOOLING_FILE_STREAMS_H_
+#endif  // IREE_RT_HAL_UTILS_FILE_STREAMS_H_

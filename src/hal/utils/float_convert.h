@@ -7,12 +7,12 @@
 // file written by the tools compares bit-exactly with one written by Python.
 //
 // Decoding is exact: every narrow value is representable in f32.
-#ifndef IREE_RT_TOOLING_FLOAT_CONVERT_H_
-#define IREE_RT_TOOLING_FLOAT_CONVERT_H_
+#ifndef IREE_RT_HAL_UTILS_FLOAT_CONVERT_H_
+#define IREE_RT_HAL_UTILS_FLOAT_CONVERT_H_
 
 #include <cstdint>
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 // The 8-bit float formats, named as MLIR names them.
 enum class Float8Format : uint8_t {
@@ -34,6 +34,6 @@ float BFloat16ToFloat(uint16_t bits);
 uint8_t FloatToFloat8(float value, Float8Format format);
 float Float8ToFloat(uint8_t bits, Float8Format format);
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils
 
-#endif  // IREE_RT_TOOLING_FLOAT_CONVERT_H_
+#endif  // IREE_RT_HAL_UTILS_FLOAT_CONVERT_H_

@@ -11,8 +11,8 @@
 //
 // These functions are independent of the VM and of any device: buffers come from the allocator
 // given and are read through host mapping.
-#ifndef IREE_RT_TOOLING_BUFFER_VIEW_TEXT_H_
-#define IREE_RT_TOOLING_BUFFER_VIEW_TEXT_H_
+#ifndef IREE_RT_HAL_UTILS_BUFFER_VIEW_TEXT_H_
+#define IREE_RT_HAL_UTILS_BUFFER_VIEW_TEXT_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -26,17 +26,15 @@
 #include "hal/buffer_view.h"
 #include "hal/element_type.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 class FileStreams;
 
-// iree-run-module's element type spellings. Parses i1 (an 8-bit boolean), iN, siN, uiN, f16, f32,
-// f64, bf16, cfN (complex, N = total bits: cf64 is complex<f32>), f8E5M2, f8E4M3FN, f8E5M2FNUZ,
-// f8E4M3FNUZ, f8E8M0FNU, and *N or xN (opaque). INVALID_ARGUMENT for names hal::BufferView does not
-// accept (e.g. f80, cf32).
-base::StatusOr<hal::ElementType> ParseElementType(std::string_view name);
-// The spelling iree-run-module prints: as above, with opaque types as *N.
-std::string ElementTypeName(hal::ElementType type);
+// Element types are spelled as hal::ElementTypeName prints and hal::ParseElementType reads them.
+
+// Appends the text of one byte-aligned element of |type| at |element|, as FormatBufferView
+// writes it (and iree-run-module's --expected_output reports a mismatching element).
+void AppendElementText(hal::ElementType type, const uint8_t* element, std::string& out);
 
 struct ShapeAndType {
   std::vector<int64_t> shape;
@@ -73,6 +71,6 @@ base::StatusOr<base::Ref<hal::BufferView>> ParseBufferView(std::string_view spec
 // view's buffer cannot be mapped for reading by the host (transfer it to host memory first).
 base::StatusOr<std::string> FormatBufferView(const hal::BufferView& view, size_t max_element_count);
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils
 
-#endif  // IREE_RT_TOOLING_BUFFER_VIEW_TEXT_H_
+#endif  // IREE_RT_HAL_UTILS_BUFFER_VIEW_TEXT_H_

@@ -1,10 +1,10 @@
-#include "tooling/float_convert.h"
+#include "hal/utils/float_convert.h"
 
 #include <bit>
 #include <cmath>
 #include <limits>
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 namespace {
 
@@ -195,4 +195,4 @@ uint8_t FloatToFloat8(float value, Float8Format format) {
 }
 float Float8ToFloat(uint8_t bits, Float8Format format) { return Decode(Float8Desc(format), bits); }
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils

@@ -1,6 +1,6 @@
-#include "tooling/file_streams.h"
+#include "hal/utils/file_streams.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 FileStreams::FileStreams() = default;
 FileStreams::~FileStreams() = default;
@@ -20,4 +20,4 @@ base::StatusOr<std::istream*> FileStreams::Open(std::string_view path, bool cont
   return result;
 }
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils

@@ -1,8 +1,8 @@
 // RegisterEnabledDrivers: registers every driver enabled at configure time. Defined in the file
 // CMake generates from src/drivers/registration.cc.in (one call per IREE_RT_DRIVER_* option that
 // is ON); there is no static self-registration.
-#ifndef IREE_RT_API_DRIVER_REGISTRATION_H_
-#define IREE_RT_API_DRIVER_REGISTRATION_H_
+#ifndef IREE_RT_DRIVERS_REGISTRATION_H_
+#define IREE_RT_DRIVERS_REGISTRATION_H_
 
 #include "base/status.h"
 #include "hal/driver_registry.h"
@@ -13,4 +13,4 @@ base::Status RegisterEnabledDrivers(hal::DriverRegistry& registry);
 
 }  // namespace iree_rt::drivers
 
-#endif  // IREE_RT_API_DRIVER_REGISTRATION_H_
+#endif  // IREE_RT_DRIVERS_REGISTRATION_H_

@@ -1,4 +1,4 @@
-#include "tooling/buffer_view_text.h"
+#include "hal/utils/buffer_view_text.h"
 
 #include <cerrno>
 #include <charconv>
@@ -9,10 +9,10 @@
 #include <istream>
 #include <limits>
 
-#include "tooling/file_streams.h"
-#include "tooling/float_convert.h"
+#include "hal/utils/element_value.h"
+#include "hal/utils/file_streams.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt::hal::utils {
 
 using base::Ref;
 using base::Status;
@@ -22,11 +22,9 @@ namespace NT = hal::NumericalType;
 
 namespace {
 
-// How one element is written as text.
-enum class TextKind : uint8_t { kSigned, kUnsigned, kFloat, kHex };
-
 struct ElementCodec {
-  TextKind kind;
+  ElementType type;
+  ElementClass kind;  // how one element is written as text (kBytes: hex digits)
   uint32_t numerical;
   uint32_t bits;
   // Bytes per element for byte-aligned types; for packed types, the bytes one element's hex text
@@ -36,50 +34,9 @@ struct ElementCodec {
 };
 
 ElementCodec CodecFor(ElementType type) {
-  const uint32_t numerical = hal::ElementNumericalType(type);
   const uint32_t bits = hal::ElementBitCount(type);
-  ElementCodec codec{TextKind::kHex, numerical, bits, (bits + 7) / 8, bits % 8 != 0};
-  const bool standard_width = bits == 8 || bits == 16 || bits == 32 || bits == 64;
-  switch (numerical) {
-    case NT::kInteger:
-    case NT::kIntegerSigned:
-      if (standard_width) codec.kind = TextKind::kSigned;
-      break;
-    case NT::kIntegerUnsigned:
-      if (standard_width) codec.kind = TextKind::kUnsigned;
-      break;
-    case NT::kFloatIeee:
-      if (bits == 16 || bits == 32 || bits == 64) codec.kind = TextKind::kFloat;
-      break;
-    case NT::kFloatBrain:
-      if (bits == 16) codec.kind = TextKind::kFloat;
-      break;
-    case NT::kFloat8E5M2:
-    case NT::kFloat8E4M3FN:
-    case NT::kFloat8E5M2Fnuz:
-    case NT::kFloat8E4M3Fnuz:
-    case NT::kFloat8E8M0Fnu:
-      if (bits == 8) codec.kind = TextKind::kFloat;
-      break;
-    default:
-      break;
-  }
-  return codec;
-}
-
-Float8Format Float8FormatFor(uint32_t numerical) {
-  switch (numerical) {
-    case NT::kFloat8E5M2:
-      return Float8Format::kE5M2;
-    case NT::kFloat8E4M3FN:
-      return Float8Format::kE4M3FN;
-    case NT::kFloat8E5M2Fnuz:
-      return Float8Format::kE5M2Fnuz;
-    case NT::kFloat8E4M3Fnuz:
-      return Float8Format::kE4M3Fnuz;
-    default:
-      return Float8Format::kE8M0Fnu;
-  }
+  return ElementCodec{type,       ClassifyElement(type), hal::ElementNumericalType(type),
+                      bits,       (bits + 7) / 8,        bits % 8 != 0};
 }
 
 bool IsSeparator(char c) {
@@ -138,7 +95,7 @@ Status ParseInteger(std::string_view token, const ElementCodec& codec, ElementTy
   errno = 0;
   uint64_t raw;
   int64_t value = 0;
-  if (codec.kind == TextKind::kUnsigned && codec.bits == 64) {
+  if (codec.kind == ElementClass::kUnsigned && codec.bits == 64) {
     raw = std::strtoull(text.c_str(), &end, 0);  // like strtoull, "-1" is the maximum
   } else {
     value = std::strtoll(text.c_str(), &end, 0);
@@ -176,10 +133,11 @@ Status ParseFloat(std::string_view token, const ElementCodec& codec, ElementType
   errno = 0;
   // Narrow types go through f32 (strtof) as iree-run-module's do; this also sets the underflow
   // rule: a nonzero value that underflows f32 (or f64) to zero is an error, overflow gives inf.
+  const bool is_f64 = codec.numerical == NT::kFloatIeee && codec.bits == 64;
   double wide = 0;
   float narrow = 0;
   bool is_zero;
-  if (codec.numerical == NT::kFloatIeee && codec.bits == 64) {
+  if (is_f64) {
     wide = std::strtod(text.c_str(), &end);
     is_zero = wide == 0;
   } else {
@@ -193,21 +151,7 @@ Status ParseFloat(std::string_view token, const ElementCodec& codec, ElementType
   if (errno == ERANGE && is_zero) {
     return base::InvalidArgumentError("'", token, "' underflows ", ElementTypeName(type));
   }
-  uint64_t bits = 0;
-  if (codec.numerical == NT::kFloatIeee && codec.bits == 64) {
-    std::memcpy(&bits, &wide, 8);
-  } else if (codec.numerical == NT::kFloatIeee && codec.bits == 32) {
-    uint32_t b;
-    std::memcpy(&b, &narrow, 4);
-    bits = b;
-  } else if (codec.numerical == NT::kFloatIeee) {
-    bits = FloatToHalf(narrow);
-  } else if (codec.numerical == NT::kFloatBrain) {
-    bits = FloatToBFloat16(narrow);
-  } else {
-    bits = FloatToFloat8(narrow, Float8FormatFor(codec.numerical));
-  }
-  for (uint32_t i = 0; i < codec.bytes; ++i) out[i] = static_cast<uint8_t>(bits >> (8 * i));
+  StoreFloatElement(type, is_f64 ? wide : narrow, out);
   return Status::Ok();
 }
 
@@ -245,12 +189,12 @@ Status ParseHex(std::string_view token, const ElementCodec& codec, ElementType t
 Status ParseElement(std::string_view token, const ElementCodec& codec, ElementType type,
                     uint8_t* out) {
   switch (codec.kind) {
-    case TextKind::kSigned:
-    case TextKind::kUnsigned:
+    case ElementClass::kSigned:
+    case ElementClass::kUnsigned:
       return ParseInteger(token, codec, type, out);
-    case TextKind::kFloat:
+    case ElementClass::kFloat:
       return ParseFloat(token, codec, type, out);
-    case TextKind::kHex:
+    case ElementClass::kBytes:
       break;
   }
   return ParseHex(token, codec, type, out);
@@ -348,56 +292,33 @@ Status ReadRaw(std::string_view path, bool continue_previous, FileStreams* strea
   return Status::Ok();
 }
 
-// Appends one element's text.
-void FormatElement(const uint8_t* data, uint64_t index, const ElementCodec& codec,
-                   std::string& out) {
-  uint8_t packed_value[32];
-  const uint8_t* p = data + index * codec.bytes;
-  if (codec.packed) {
-    LoadPacked(data, index, codec.bits, packed_value, codec.bytes);
-    p = packed_value;
-  }
+// Appends the text of the byte-aligned element at |p|.
+void AppendElement(const ElementCodec& codec, const uint8_t* p, std::string& out) {
   char text[64];
   int length = 0;
   uint64_t raw = 0;
-  if (codec.kind != TextKind::kHex) {
+  if (codec.kind == ElementClass::kSigned || codec.kind == ElementClass::kUnsigned) {
     for (uint32_t i = 0; i < codec.bytes; ++i) raw |= static_cast<uint64_t>(p[i]) << (8 * i);
   }
   switch (codec.kind) {
-    case TextKind::kSigned: {
+    case ElementClass::kSigned: {
       const int shift = 64 - static_cast<int>(codec.bits);
       const int64_t value = static_cast<int64_t>(raw << shift) >> shift;  // sign-extend
       length = std::snprintf(text, sizeof(text), "%lld", static_cast<long long>(value));
       break;
     }
-    case TextKind::kUnsigned:
+    case ElementClass::kUnsigned:
       length = std::snprintf(text, sizeof(text), "%llu", static_cast<unsigned long long>(raw));
       break;
-    case TextKind::kFloat: {
-      double value;
-      bool narrow = true;
-      if (codec.numerical == NT::kFloatIeee && codec.bits == 64) {
-        std::memcpy(&value, &raw, 8);
-        narrow = false;
-      } else if (codec.numerical == NT::kFloatIeee && codec.bits == 32) {
-        uint32_t b = static_cast<uint32_t>(raw);
-        float f;
-        std::memcpy(&f, &b, 4);
-        value = f;
-        narrow = false;
-      } else if (codec.numerical == NT::kFloatIeee) {
-        value = HalfToFloat(static_cast<uint16_t>(raw));
-      } else if (codec.numerical == NT::kFloatBrain) {
-        value = BFloat16ToFloat(static_cast<uint16_t>(raw));
-      } else {
-        value = Float8ToFloat(static_cast<uint8_t>(raw), Float8FormatFor(codec.numerical));
-      }
+    case ElementClass::kFloat: {
+      double value = LoadFloatElement(codec.type, p);
+      const bool narrow = !(codec.numerical == NT::kFloatIeee && codec.bits >= 32);
       // iree-run-module prints every NaN of a narrow type as "NAN", whatever its sign bit.
       if (narrow && std::isnan(value)) value = std::fabs(value);
       length = std::snprintf(text, sizeof(text), "%G", value);
       break;
     }
-    case TextKind::kHex: {
+    case ElementClass::kBytes: {
       static constexpr char kDigits[] = "0123456789ABCDEF";
       for (uint32_t i = 0; i < codec.bytes; ++i) {
         out.push_back(kDigits[p[i] >> 4]);
@@ -407,6 +328,15 @@ void FormatElement(const uint8_t* data, uint64_t index, const ElementCodec& code
     }
   }
   out.append(text, static_cast<size_t>(length));
+}
+
+// Appends the text of element |index| of |data|.
+void FormatElement(const uint8_t* data, uint64_t index, const ElementCodec& codec,
+                   std::string& out) {
+  if (!codec.packed) return AppendElement(codec, data + index * codec.bytes, out);
+  uint8_t packed_value[32];
+  LoadPacked(data, index, codec.bits, packed_value, codec.bytes);
+  AppendElement(codec, packed_value, out);
 }
 
 struct FormatState {
@@ -452,78 +382,8 @@ void FormatDimension(FormatState& state, size_t dim, uint64_t base, uint64_t str
 
 }  // namespace
 
-StatusOr<ElementType> ParseElementType(std::string_view name) {
-  struct Named {
-    std::string_view name;
-    ElementType type;
-  };
-  static constexpr Named kFixed[] = {
-      {"i1", hal::ElementTypes::kBool8},
-      {"bf16", hal::MakeElementType(NT::kFloatBrain, 16)},
-      {"f8E5M2", hal::MakeElementType(NT::kFloat8E5M2, 8)},
-      {"f8E4M3FN", hal::MakeElementType(NT::kFloat8E4M3FN, 8)},
-      {"f8E5M2FNUZ", hal::MakeElementType(NT::kFloat8E5M2Fnuz, 8)},
-      {"f8E4M3FNUZ", hal::MakeElementType(NT::kFloat8E4M3Fnuz, 8)},
-      {"f8E8M0FNU", hal::MakeElementType(NT::kFloat8E8M0Fnu, 8)},
-  };
-  for (const Named& named : kFixed) {
-    if (name == named.name) return named.type;
-  }
-  struct Prefix {
-    std::string_view prefix;
-    uint32_t numerical;
-  };
-  static constexpr Prefix kPrefixes[] = {
-      {"si", NT::kIntegerSigned}, {"ui", NT::kIntegerUnsigned}, {"i", NT::kInteger},
-      {"cf", NT::kFloatComplex},  {"f", NT::kFloatIeee},        {"*", NT::kUnknown},
-      {"x", NT::kUnknown},
-  };
-  for (const Prefix& prefix : kPrefixes) {
-    if (!name.starts_with(prefix.prefix)) continue;
-    std::string_view digits = name.substr(prefix.prefix.size());
-    uint32_t bits = 0;
-    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), bits);
-    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() ||
-        bits == 0 || bits > 255) {
-      break;
-    }
-    ElementType type = hal::MakeElementType(prefix.numerical, bits);
-    if (!hal::IsKnownElementType(type)) break;
-    return type;
-  }
-  return base::InvalidArgumentError("unsupported element type '", name, "'");
-}
-
-std::string ElementTypeName(ElementType type) {
-  const std::string bits = std::to_string(hal::ElementBitCount(type));
-  switch (hal::ElementNumericalType(type)) {
-    case NT::kInteger:
-      return "i" + bits;
-    case NT::kIntegerSigned:
-      return "si" + bits;
-    case NT::kIntegerUnsigned:
-      return "ui" + bits;
-    case NT::kBoolean:
-      return "i1";
-    case NT::kFloatIeee:
-      return "f" + bits;
-    case NT::kFloatBrain:
-      return "bf" + bits;
-    case NT::kFloatComplex:
-      return "cf" + bits;
-    case NT::kFloat8E5M2:
-      return "f8E5M2";
-    case NT::kFloat8E4M3FN:
-      return "f8E4M3FN";
-    case NT::kFloat8E5M2Fnuz:
-      return "f8E5M2FNUZ";
-    case NT::kFloat8E4M3Fnuz:
-      return "f8E4M3FNUZ";
-    case NT::kFloat8E8M0Fnu:
-      return "f8E8M0FNU";
-    default:
-      return "*" + bits;
-  }
+void AppendElementText(ElementType type, const uint8_t* element, std::string& out) {
+  AppendElement(CodecFor(type), element, out);
 }
 
 StatusOr<ShapeAndType> ParseShapeAndType(std::string_view text) {
@@ -635,4 +495,4 @@ StatusOr<std::string> FormatBufferView(const hal::BufferView& view, size_t max_e
   return std::move(state.out);
 }
 
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt::hal::utils
