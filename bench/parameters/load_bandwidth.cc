@@ -20,10 +20,9 @@
 #include <vector>
 
 #include "base/mapped_file.h"
-#include "drivers/registration.h"
 #include "hal/device.h"
 #include "hal/device_uri.h"
-#include "hal/driver_registry.h"
+#include "session/driver_set.h"
 #include "hal/utils/fd_file.h"
 #include "hal/utils/memory_file.h"
 
@@ -136,13 +135,11 @@ int main(int argc, char** argv) {
     close(fd);
   }
 
-  rt::hal::DriverRegistry registry;
-  if (Status s = rt::drivers::RegisterEnabledDrivers(registry); !s.ok()) Die("drivers", s);
   auto uri = rt::hal::DeviceUri::Parse(device_name);
   if (!uri.ok()) Die("device", uri.status());
-  auto driver = registry.CreateDriver(uri->driver);
-  if (!driver.ok()) Die("driver", driver.status());
-  auto device = (*driver)->CreateDevice(*uri);
+  auto drivers = rt::session::DriverSet::Create();
+  if (!drivers.ok()) Die("drivers", drivers.status());
+  auto device = (*drivers)->CreateDevice(device_name);
   if (!device.ok()) Die("device", device.status());
 
   auto mapping = rt::base::MappedFile::Open(path);

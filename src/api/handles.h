@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -31,6 +32,7 @@
 #include "hal/fence.h"
 #include "hal/semaphore.h"
 #include "iree_rt.h"
+#include "session/driver_set.h"
 #include "vm/instance.h"
 
 namespace iree_rt::api {
@@ -128,7 +130,7 @@ class InstanceHandle final : public HandleObject {
   // Registers the enabled drivers and applies |options| (nullable).
   static base::StatusOr<base::Ref<InstanceHandle>> Create(const InstanceOptionsHandle* options);
 
-  const std::vector<std::string>& driver_names() const { return driver_names_; }
+  const std::vector<std::string>& driver_names() const { return drivers_->names(); }
   // The VM type registry shared by every module loaded through this instance.
   vm::Instance& vm_instance() const { return *vm_instance_; }
   // The devices of driver |driver_name|, or of every available driver when it is null.
@@ -139,14 +141,9 @@ class InstanceHandle final : public HandleObject {
 
  private:
   InstanceHandle() : HandleObject(kType) {}
-  base::StatusOr<base::Ref<hal::Driver>> GetDriver(std::string_view name);
 
-  hal::DriverRegistry registry_;
+  std::unique_ptr<session::DriverSet> drivers_;
   base::Ref<vm::Instance> vm_instance_;
-  std::vector<std::string> driver_names_;
-  std::map<std::string, std::map<std::string, std::string>, std::less<>> device_params_;
-  std::mutex mutex_;  // guards drivers_
-  std::map<std::string, base::Ref<hal::Driver>, std::less<>> drivers_;
 };
 
 struct BufferHandle final : HandleObject {

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "drivers/registration.h"
 #include "hal/driver_registry.h"
 #include "iree_rt.h"
+#include "session/driver_set.h"
 
 namespace iree_rt::tooling {
 
@@ -23,12 +23,6 @@ const char kInfoFlagsUsage[] =
 
 namespace {
 
-base::StatusOr<hal::DriverRegistry> Registry() {
-  hal::DriverRegistry registry;
-  RT_RETURN_IF_ERROR(drivers::RegisterEnabledDrivers(registry));
-  return registry;
-}
-
 [[noreturn]] void PrintAndExit(std::string_view tool, const base::StatusOr<std::string>& text) {
   if (!text.ok()) {
     std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(tool.size()), tool.data(),
@@ -42,30 +36,30 @@ base::StatusOr<hal::DriverRegistry> Registry() {
 }  // namespace
 
 std::string ListDrivers() {
-  auto registry = Registry();
-  if (!registry.ok()) return base::StrCat("# cannot register drivers: ", registry.status().ToString(), "\n");
+  auto drivers = session::DriverSet::Create();
+  if (!drivers.ok()) return base::StrCat("# cannot register drivers: ", drivers.status().ToString(), "\n");
   std::string out = "# HAL drivers built into iree_rt; --list_devices=DRIVER lists a driver's devices.\n";
-  for (const hal::DriverFactory& factory : registry->factories()) {
+  for (const hal::DriverFactory& factory : (*drivers)->factories()) {
     out += base::StrCat(factory.name, ": ", factory.description, "\n");
   }
   return out;
 }
 
 base::StatusOr<std::string> ListDevices(std::string_view driver, bool dump) {
-  RT_ASSIGN_OR_RETURN(hal::DriverRegistry registry, Registry());
+  RT_ASSIGN_OR_RETURN(std::unique_ptr<session::DriverSet> drivers, session::DriverSet::Create());
   bool found = driver.empty();
   std::string out;
-  for (const hal::DriverFactory& factory : registry.factories()) {
-    if (!driver.empty() && factory.name != driver) continue;
+  for (const std::string& name : drivers->names()) {
+    if (!driver.empty() && name != driver) continue;
     found = true;
-    auto created = factory.create();
+    auto created = drivers->Driver(name);
     if (!created.ok()) {
-      out += base::StrCat("# ", factory.name, ": unavailable: ", created.status().ToString(), "\n");
+      out += base::StrCat("# ", name, ": unavailable: ", created.status().ToString(), "\n");
       continue;
     }
     auto devices = (*created)->EnumerateDevices();
     if (!devices.ok()) {
-      out += base::StrCat("# ", factory.name, ": ", devices.status().ToString(), "\n");
+      out += base::StrCat("# ", name, ": ", devices.status().ToString(), "\n");
       continue;
     }
     for (const hal::DeviceInfo& info : *devices) {
@@ -73,7 +67,7 @@ base::StatusOr<std::string> ListDevices(std::string_view driver, bool dump) {
         out += info.uri + "\n";
         continue;
       }
-      out += base::StrCat("# ", info.uri, "\n  name: ", info.name, "\n  driver: ", factory.name, "\n");
+      out += base::StrCat("# ", info.uri, "\n  name: ", info.name, "\n  driver: ", name, "\n");
       for (const auto& [key, value] : info.properties) out += base::StrCat("  ", key, ": ", value, "\n");
     }
   }

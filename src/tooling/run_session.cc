@@ -4,17 +4,16 @@
 #include <cstdlib>
 #include <utility>
 
-#include "drivers/registration.h"
 #include "base/aligned_bytes.h"
 #include "base/mapped_file.h"
-#include "hal/device_uri.h"
-#include "hal/driver_registry.h"
 #include "hal/fence.h"
 #include "hal/semaphore.h"
 #include "modules/check/check_module.h"
 #include "modules/hal/hal_module.h"
 #include "modules/hal/ref_types.h"
 #include "modules/io_parameters/io_parameters_module.h"
+#include "session/driver_set.h"
+#include "session/vm_instance.h"
 #include "tooling/device_upload.h"
 #include "tooling/function_io.h"
 #include "vm/bytecode/bytecode_module.h"
@@ -28,12 +27,6 @@ namespace {
 using base::Ref;
 using base::Status;
 using base::StatusOr;
-
-StatusOr<Ref<hal::Device>> CreateDevice(hal::DriverRegistry& registry, const std::string& uri) {
-  RT_ASSIGN_OR_RETURN(hal::DeviceUri parsed, hal::DeviceUri::Parse(uri));
-  RT_ASSIGN_OR_RETURN(Ref<hal::Driver> driver, registry.CreateDriver(parsed.driver));
-  return driver->CreateDevice(parsed);
-}
 
 StatusOr<Ref<vm::Module>> LoadModule(vm::Instance& instance, const std::string& path, ModuleMode mode) {
   // The file is mapped either way; preload copies it and lets the mapping go.
@@ -87,19 +80,16 @@ StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& o
     return base::InvalidArgumentError("no --module= given (see --help)");
   }
   std::unique_ptr<RunSession> session(new RunSession());
-  session->instance_ = vm::Instance::Create();
-  RT_RETURN_IF_ERROR(modules::hal::RegisterRefTypes(*session->instance_));
   vm::Limits limits;
   for (const std::string& flag : options.limits) RT_RETURN_IF_ERROR(ApplyLimitFlag(flag, &limits));
-  session->instance_->set_limits(limits);
+  RT_ASSIGN_OR_RETURN(session->instance_, session::CreateVmInstance(limits));
 
-  hal::DriverRegistry registry;
-  RT_RETURN_IF_ERROR(drivers::RegisterEnabledDrivers(registry));
+  RT_ASSIGN_OR_RETURN(std::unique_ptr<session::DriverSet> drivers, session::DriverSet::Create());
   std::vector<std::string> uris = options.device_uris;
   if (uris.empty()) uris.push_back("local-task");
   for (const std::string& uri : uris) {
     RT_ASSIGN_OR_RETURN(Ref<hal::Device> device,
-                        Annotated(CreateDevice(registry, uri), "creating device", uri));
+                        Annotated(drivers->CreateDevice(uri), "creating device", uri));
     session->devices_.push_back(std::move(device));
   }
 

@@ -18,8 +18,8 @@ import sys
 # The layers, bottom to top. Each component (a path prefix under src/, or tools/) lists the path
 # prefixes it may include. Nothing may include a component above it.
 #
-#   base  <-  io, hal (incl. hal/utils)  <-  vm  <-  modules  <-  drivers  <-  tooling  <-  api
-#                                                                              tooling  <-  tools
+#   base  <-  io, hal (incl. hal/utils)  <-  vm  <-  modules  <-  drivers  <-  session  <-  tooling, api
+#                                                                                          tooling  <-  tools
 #
 # Modules sit below drivers because the CPU driver's VMVX loader runs VMVX executables through our
 # VM with the vmvx module's microkernels (drivers/cpu/vmvx -> vm, modules/vmvx); no module includes
@@ -38,10 +38,12 @@ LAYERS = {
     "drivers/cpu": ["base", "hal", "drivers/cpu"],
     "drivers/cpu/vmvx": ["base", "hal", "drivers/cpu", "vm", "modules/vmvx"],
     "drivers/cuda": ["base", "hal", "drivers/cuda"],
-    # The session every tool shares: modules, the VM and the enabled drivers' registration.
-    "tooling": ["base", "io", "hal", "vm", "modules", "drivers/registration.h", "tooling",
-                "iree_rt.h"],
-    "api": ["base", "io", "hal", "vm", "modules", "drivers/registration.h", "api", "iree_rt.h"],
+    # What the C ABI and the tools share: the drivers an instance uses, devices from URIs, and the
+    # VM instance with the HAL's types (the enabled drivers' registration is reached only here).
+    "session": ["base", "hal", "vm", "modules/hal/ref_types.h", "drivers/registration.h", "session"],
+    # The session every tool shares: modules, the VM and the session layer.
+    "tooling": ["base", "io", "hal", "vm", "modules", "session", "tooling", "iree_rt.h"],
+    "api": ["base", "io", "hal", "vm", "modules", "session", "api", "iree_rt.h"],
     "tools": ["base", "io", "hal", "vm", "modules", "tooling"],
 }
 
