@@ -27,6 +27,9 @@ class Allocator : public base::RefObject {
  public:
   // Largest single allocation this allocator accepts.
   uint64_t max_allocation_size() const { return max_allocation_size_; }
+  // Whether the device computes on host memory itself (a CPU device): any mappable host buffer
+  // then serves as device memory, and copying it into a "device-local" one gains nothing.
+  virtual bool device_memory_is_host_memory() const { return false; }
 
   // Allocates |size| bytes (0 is allowed). The buffer reports at least the requested type, usage and
   // access. RESOURCE_EXHAUSTED over max_allocation_size() or when memory runs out;

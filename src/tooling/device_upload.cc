@@ -34,6 +34,11 @@ StatusOr<Ref<hal::BufferView>> UploadToDevice(const Ref<hal::BufferView>& view, 
   if ((source->memory_type() & hal::MemoryType::kDeviceLocal) == hal::MemoryType::kDeviceLocal) {
     return view;
   }
+  // A CPU device computes on the parsed buffer as it is: no second allocation, no copy.
+  if (device.allocator().device_memory_is_host_memory() && HostMappable(*source) &&
+      (source->memory_type() & hal::MemoryType::kDeviceVisible)) {
+    return view;
+  }
   const uint64_t length = view->byte_length();
   hal::BufferParams params;
   params.type = hal::MemoryType::kDeviceLocal;

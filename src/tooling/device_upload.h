@@ -3,8 +3,8 @@
 //
 // The parsers (buffer_view_text.h, npy.h) fill host-visible buffers; a GPU reading those would
 // fetch every element over the bus on every call. Like IREE's tools, inputs are copied once into
-// DEVICE_LOCAL memory before the call: by mapping where that memory is host-visible (CPU
-// devices), otherwise with a queue copy that this waits for.
+// DEVICE_LOCAL memory before the call, with a queue copy that this waits for. A CPU device
+// computes on host memory: there the parsed buffer is used as it is.
 #ifndef IREE_RT_TOOLING_DEVICE_UPLOAD_H_
 #define IREE_RT_TOOLING_DEVICE_UPLOAD_H_
 
@@ -16,7 +16,8 @@
 namespace iree_rt::tooling {
 
 // A view of the same shape and type whose buffer is device-local memory of |device| holding
-// |view|'s bytes; |view| itself when its buffer already is device-local.
+// |view|'s bytes; |view| itself when its buffer already is device-local, or when |device|
+// computes on host memory and the buffer is mappable and device-visible.
 base::StatusOr<base::Ref<hal::BufferView>> UploadToDevice(const base::Ref<hal::BufferView>& view,
                                                           hal::Device& device);
 

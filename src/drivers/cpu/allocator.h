@@ -13,6 +13,7 @@ class HostAllocator final : public hal::Allocator {
 
   // What a CPU buffer reports for |params|: host memory is device-visible and mappable.
   static hal::BufferParams Promote(const hal::BufferParams& params);
+  bool device_memory_is_host_memory() const override { return true; }
 
  private:
   hal::utils::HeapBuffer::FreeObserver FreeObserver();
