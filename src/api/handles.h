@@ -85,7 +85,7 @@ struct InstanceOptionsHandle final : HandleObject {
 
   std::vector<std::string> allowed_drivers;
   // driver name -> (key -> value)
-  std::map<std::string, std::map<std::string, std::string>, std::less<>> device_params;
+  std::map<std::string, session::DeviceParams, std::less<>> device_params;
   vm::Limits limits;
 };
 
@@ -94,7 +94,7 @@ struct DeviceOptionsHandle final : HandleObject {
   static constexpr HandleType kType = HandleType::kDeviceOptions;
   DeviceOptionsHandle() : HandleObject(kType) {}
 
-  std::map<std::string, std::string> params;
+  session::DeviceParams params;
 };
 
 struct DeviceInfoListHandle final : HandleObject {

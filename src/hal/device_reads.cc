@@ -231,13 +231,9 @@ Status Device::QueueStagedReads(QueueAffinity affinity, SemaphoreList wait, Sema
 
   // The caller's signal once every slot's last copy is done; the slots then go back to the pool.
   std::vector<SemaphorePoint> done{filled_point};
-  std::vector<Ref<Buffer>> staging;
-  for (size_t s = 0; s < slot_count; ++s) {
-    done.push_back({slots[s].freed.get(), uses[s]});
-    staging.push_back(slots[s].staging);
-  }
-  queued = QueueHostCallImpl(done, signal, [pool = staging_pool_, staging = std::move(staging), slots]() mutable {
-    for (Ref<Buffer>& buffer : staging) pool->Give(std::move(buffer));
+  for (size_t s = 0; s < slot_count; ++s) done.push_back({slots[s].freed.get(), uses[s]});
+  queued = QueueHostCallImpl(done, signal, [pool = staging_pool_, slots]() mutable {
+    for (Slot& slot : slots) pool->Give(std::move(slot.staging));
     return Status::Ok();
   });
   if (!queued.ok()) return fail_all(std::move(queued));

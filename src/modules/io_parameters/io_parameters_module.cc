@@ -308,6 +308,15 @@ Status Load(const ProviderMap& providers, Args args, Results results) {
   return status.ok() ? status : chain.Fail(std::move(status));
 }
 
+// OUT_OF_RANGE unless |r|'s buffer range lies inside |buffer| (the |role| of gather or scatter).
+Status CheckBufferRange(const Request& r, const rt::Buffer& buffer, const char* role) {
+  if (r.buffer_offset > buffer.byte_length() || r.length > buffer.byte_length() - r.buffer_offset) {
+    return base::OutOfRangeError("parameter '", r.key, "': ", role, " range [", r.buffer_offset, ", +", r.length,
+                                 ") is outside the ", buffer.byte_length(), "-byte buffer");
+  }
+  return Status::Ok();
+}
+
 // gather(device, affinity, wait, signal, scope, target buffer, key table, key data, spans):
 // each span's bytes into the one target buffer.
 Status Gather(const ProviderMap& providers, Args args, Results) {
@@ -321,11 +330,7 @@ Status Gather(const ProviderMap& providers, Args args, Results) {
     std::vector<ParameterProvider::Entry> entries;
     entries.reserve(requests.size());
     for (const Request& r : requests) {
-      if (r.buffer_offset > target->byte_length() || r.length > target->byte_length() - r.buffer_offset) {
-        return base::OutOfRangeError("parameter '", r.key, "': target range [", r.buffer_offset,
-                                     ", +", r.length, ") is outside the ", target->byte_length(),
-                                     "-byte buffer");
-      }
+      RT_RETURN_IF_ERROR(CheckBufferRange(r, *target, "target"));
       RT_ASSIGN_OR_RETURN(ParameterProvider::Entry entry, LookupSpan(*provider, r));
       entries.push_back(std::move(entry));
     }
@@ -356,15 +361,13 @@ Status Scatter(const ProviderMap& providers, Args args, Results) {
     std::vector<ParameterProvider::Entry> entries;
     entries.reserve(requests.size());
     for (const Request& r : requests) {
-      if (r.buffer_offset > source->byte_length() || r.length > source->byte_length() - r.buffer_offset) {
-        return base::OutOfRangeError("parameter '", r.key, "': source range [", r.buffer_offset, ", +",
-                                     r.length, ") is outside the ", source->byte_length(), "-byte buffer");
-      }
+      RT_RETURN_IF_ERROR(CheckBufferRange(r, *source, "source"));
       RT_ASSIGN_OR_RETURN(ParameterProvider::Entry entry, LookupSpan(*provider, r));
       const std::string_view why = entry.splat ? "is a splat"
                                    : r.parameter_offset + r.length > entry.stored_length
                                        ? "has fewer stored bytes than the span (the rest is zero padding)"
-                                   : !entry.file->writable() ? "is read-only (its source was not given as writable)"
+                                   : !entry.file || !entry.file->writable()
+                                       ? "is read-only (its source was not given as writable)"
                                                              : "";
       if (!why.empty()) {
         return base::FailedPreconditionError("parameter '", r.key, "' of scope '", provider->scope(), "' ", why,
