@@ -9,12 +9,9 @@
 #include "drivers/cuda/allocator.h"
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/executable_cache.h"
-#include "drivers/cuda/graph_command_buffer.h"
-#include "drivers/cuda/graph_replay_command_buffer.h"
+#include "drivers/cuda/command_buffer.h"
 #include "drivers/cuda/semaphore.h"
 #include "drivers/cuda/status_util.h"
-#include "drivers/cuda/stream_target.h"
-#include "hal/utils/deferred_command_buffer.h"
 #include "hal/utils/transient_buffer.h"
 
 namespace iree_rt::drivers::cuda {
@@ -136,15 +133,11 @@ StatusOr<int64_t> Device::QueryI64Impl(std::string_view category, std::string_vi
 StatusOr<Ref<hal::CommandBuffer>> Device::CreateCommandBufferImpl(hal::CommandBufferModeBits mode,
                                                                   hal::CommandCategoryBits categories,
                                                                   uint32_t binding_capacity) {
-  if (options_.command_buffer_mode == CommandBufferMode::kGraph && binding_capacity == 0) {
-    RT_ASSIGN_OR_RETURN(Ref<GraphCommandBuffer> graph, GraphCommandBuffer::Create(context_, mode, categories));
-    return Ref<hal::CommandBuffer>(std::move(graph));
-  }
-  if (options_.command_buffer_mode == CommandBufferMode::kGraph && !(mode & hal::CommandBufferMode::kOneShot)) {
-    return Ref<hal::CommandBuffer>(GraphReplayCommandBuffer::Create(context_, mode, categories, binding_capacity));
-  }
+  const CommandBuffer::Execution execution = options_.command_buffer_mode == CommandBufferMode::kGraph
+                                                 ? CommandBuffer::Execution::kGraph
+                                                 : CommandBuffer::Execution::kStream;
   return Ref<hal::CommandBuffer>(
-      base::MakeRef<hal::utils::DeferredCommandBuffer>(mode, categories, binding_capacity));
+      base::MakeRef<CommandBuffer>(context_, execution, mode, categories, binding_capacity));
 }
 
 StatusOr<Ref<hal::Semaphore>> Device::CreateSemaphoreImpl(uint64_t initial_value) {
@@ -162,25 +155,13 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
     queue_->Submit(wait, signal, nullptr);
     return Status::Ok();
   }
-  if (auto* graph = dynamic_cast<GraphCommandBuffer*>(command_buffer.get())) {
-    queue_->Submit(wait, signal, [cb = command_buffer, graph](CUstream stream) { return graph->Launch(stream); });
-    return Status::Ok();
-  }
-  if (auto* replay = dynamic_cast<GraphReplayCommandBuffer*>(command_buffer.get())) {
-    std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());
-    queue_->Submit(wait, signal, [cb = command_buffer, replay, table = std::move(table)](CUstream stream) {
-      return replay->Launch(table, stream);
-    });
-    return Status::Ok();
-  }
-  auto* deferred = hal::utils::DeferredCommandBuffer::Cast(command_buffer.get());
-  if (!deferred) return base::InvalidArgumentError("command buffer was not created by a CUDA device");
+  CommandBuffer* cuda_command_buffer = CommandBuffer::Cast(command_buffer.get());
+  if (!cuda_command_buffer) return base::InvalidArgumentError("command buffer was not created by a CUDA device");
   // The submission owns the command buffer and a copy of the table until it completes.
   std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());
   queue_->Submit(wait, signal,
-                 [context = context_, cb = command_buffer, deferred, table = std::move(table)](CUstream stream) {
-                   StreamTarget target(*context, stream);
-                   return deferred->Replay(table, target);
+                 [cb = command_buffer, cuda_command_buffer, table = std::move(table)](CUstream stream) {
+                   return cuda_command_buffer->Launch(table, stream);
                  });
   return Status::Ok();
 }
@@ -192,8 +173,10 @@ Status Device::QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList sig
 
 Status Device::QueueTransferImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                  const std::function<Status(hal::CommandBuffer&)>& record) {
-  Ref<hal::CommandBuffer> cb = base::MakeRef<hal::utils::DeferredCommandBuffer>(
-      hal::CommandBufferMode::kOneShot, hal::CommandCategory::kTransfer, 0);
+  // Transfers replay onto the stream: a graph would cost more to build than it saves once.
+  Ref<hal::CommandBuffer> cb = base::MakeRef<CommandBuffer>(context_, CommandBuffer::Execution::kStream,
+                                                            hal::CommandBufferMode::kOneShot,
+                                                            hal::CommandCategory::kTransfer, 0);
   RT_RETURN_IF_ERROR(record(*cb));
   RT_RETURN_IF_ERROR(cb->Finalize());
   return QueueExecuteImpl(wait, signal, cb, {});

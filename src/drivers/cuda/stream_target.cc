@@ -1,9 +1,6 @@
 #include "drivers/cuda/stream_target.h"
 
-
-#include "base/inline_vector.h"
 #include "drivers/cuda/buffer.h"
-#include "drivers/cuda/executable.h"
 #include "drivers/cuda/kernel_args.h"
 #include "drivers/cuda/status_util.h"
 
@@ -56,24 +53,15 @@ Status StreamTarget::Copy(const ResolvedRef& source, const ResolvedRef& target) 
 Status StreamTarget::Dispatch(hal::Executable& executable, uint32_t export_ordinal,
                               const uint32_t workgroup_count[3], const ResolvedRef* indirect_count,
                               std::span<const uint32_t> constants, std::span<const ResolvedRef> bindings) {
-  if (indirect_count) {
-    return base::UnimplementedError("indirect workgroup counts are not supported by the CUDA driver");
-  }
-  Executable* cuda_executable = Executable::Cast(&executable);
-  if (!cuda_executable) return base::InvalidArgumentError("executable was not loaded by a CUDA device");
-  if (workgroup_count[0] == 0 || workgroup_count[1] == 0 || workgroup_count[2] == 0) return Status::Ok();
-  base::InlineVector<CUdeviceptr, 16> addresses;
-  for (const ResolvedRef& binding : bindings) {
-    RT_ASSIGN_OR_RETURN(CUdeviceptr address, Address(binding));
-    addresses.push_back(address);
-  }
-  const Kernel& kernel = cuda_executable->kernel(export_ordinal);
-  RT_RETURN_IF_ERROR(CheckBindingAlignment(addresses));
-  KernelArgs args(addresses, constants);
+  const Kernel* kernel = nullptr;
+  KernelArgs args;
+  RT_RETURN_IF_ERROR(PrepareDispatch(executable, export_ordinal, workgroup_count, indirect_count, constants,
+                                     bindings, &kernel, &args));
+  if (!kernel) return Status::Ok();
   return ToStatus(context_.syms(),
-                  context_.syms().cuLaunchKernel(kernel.function, workgroup_count[0], workgroup_count[1],
-                                                 workgroup_count[2], kernel.block_dims[0], kernel.block_dims[1],
-                                                 kernel.block_dims[2], kernel.shared_memory_bytes, stream_,
+                  context_.syms().cuLaunchKernel(kernel->function, workgroup_count[0], workgroup_count[1],
+                                                 workgroup_count[2], kernel->block_dims[0], kernel->block_dims[1],
+                                                 kernel->block_dims[2], kernel->shared_memory_bytes, stream_,
                                                  args.params(), nullptr),
                   "cuLaunchKernel");
 }

@@ -84,6 +84,25 @@ Status DeferredCommandBuffer::ExecutionBarrierImpl() {
   return Status::Ok();
 }
 
+bool DeferredCommandBuffer::AnyDirectRef(bool (*match)(Buffer& buffer)) const {
+  auto direct = [&](const BufferRef& ref) { return ref.buffer && match(*ref.buffer); };
+  for (const Command& command : commands_) {
+    if (const auto* dispatch = std::get_if<DispatchCmd>(&command)) {
+      if (dispatch->indirect && direct(dispatch->config.workgroup_count_ref)) return true;
+      for (const BufferRef& binding : dispatch->bindings) {
+        if (direct(binding)) return true;
+      }
+    } else if (const auto* fill = std::get_if<FillCmd>(&command)) {
+      if (direct(fill->target)) return true;
+    } else if (const auto* update = std::get_if<UpdateCmd>(&command)) {
+      if (direct(update->target)) return true;
+    } else if (const auto* copy = std::get_if<CopyCmd>(&command)) {
+      if (direct(copy->source) || direct(copy->target)) return true;
+    }
+  }
+  return false;
+}
+
 std::optional<uint64_t> DeferredCommandBuffer::EstimateSerialNs(WorkgroupCostFn cost) const {
   uint64_t total = 0;
   auto transfer = [&](uint64_t bytes) {

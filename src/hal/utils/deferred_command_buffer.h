@@ -36,7 +36,9 @@ class CommandTarget {
   virtual base::Status Barrier() = 0;
 };
 
-class DeferredCommandBuffer final : public CommandBuffer {
+// Drivers whose submissions need more than a replay (CUDA's graphs) derive from it, keep
+// recording as it is and give themselves a type tag of their own.
+class DeferredCommandBuffer : public CommandBuffer {
  public:
   DeferredCommandBuffer(CommandBufferModeBits mode, CommandCategoryBits categories,
                         uint32_t binding_capacity)
@@ -54,6 +56,9 @@ class DeferredCommandBuffer final : public CommandBuffer {
   base::Status Replay(std::span<const BufferBinding> binding_table, CommandTarget& target) const;
 
   size_t command_count() const { return commands_.size(); }
+  // Whether some recorded direct reference (not a binding-table slot) has a buffer for which
+  // |match| is true.
+  bool AnyDirectRef(bool (*match)(Buffer& buffer)) const;
   // At most one workgroup of work in all: direct dispatches and barriers only, whose workgroup
   // counts multiply out to <= 1 in total. Such a buffer costs less to run than to hand off.
   bool single_workgroup() const { return !has_other_work_ && workgroup_total_ <= 1; }
@@ -65,6 +70,16 @@ class DeferredCommandBuffer final : public CommandBuffer {
   // whole-buffer range). Transfers count at kTransferBytesPerNs.
   std::optional<uint64_t> EstimateSerialNs(WorkgroupCostFn cost) const;
   static constexpr uint64_t kTransferBytesPerNs = 4;
+
+ protected:
+  base::Status FillImpl(const BufferRef& target, uint32_t pattern, uint32_t pattern_length) override;
+  base::Status UpdateImpl(const void* source, uint64_t length, const BufferRef& target) override;
+  base::Status CopyImpl(const BufferRef& source, const BufferRef& target, uint64_t length) override;
+  base::Status DispatchImpl(const base::Ref<Executable>& executable, uint32_t export_ordinal,
+                            const DispatchConfig& config, std::span<const uint32_t> constants,
+                            std::span<const BufferRef> bindings, DispatchFlags flags) override;
+  base::Status ExecutionBarrierImpl() override;
+  base::Status FinalizeImpl() override { return base::Status::Ok(); }
 
  private:
   static constexpr char kTypeTag = 0;
@@ -81,15 +96,6 @@ class DeferredCommandBuffer final : public CommandBuffer {
   };
   struct BarrierCmd {};
   using Command = std::variant<FillCmd, UpdateCmd, CopyCmd, DispatchCmd, BarrierCmd>;
-
-  base::Status FillImpl(const BufferRef& target, uint32_t pattern, uint32_t pattern_length) override;
-  base::Status UpdateImpl(const void* source, uint64_t length, const BufferRef& target) override;
-  base::Status CopyImpl(const BufferRef& source, const BufferRef& target, uint64_t length) override;
-  base::Status DispatchImpl(const base::Ref<Executable>& executable, uint32_t export_ordinal,
-                            const DispatchConfig& config, std::span<const uint32_t> constants,
-                            std::span<const BufferRef> bindings, DispatchFlags flags) override;
-  base::Status ExecutionBarrierImpl() override;
-  base::Status FinalizeImpl() override { return base::Status::Ok(); }
 
   std::vector<Command> commands_;
   uint64_t workgroup_total_ = 0;  // of the direct dispatches, saturating

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "test_util.h"
+#include "cpu_test_util.h"
 #include "hal/utils/buffer_view_text.h"
 
 namespace iree_rt::tooling {

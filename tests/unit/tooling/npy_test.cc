@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "hal/utils/heap_buffer.h"
-#include "test_util.h"
+#include "cpu_test_util.h"
 #include "hal/utils/buffer_view_text.h"
 #include "hal/utils/file_streams.h"
 

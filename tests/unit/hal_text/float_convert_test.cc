@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace iree_rt::tooling {
+namespace iree_rt {
 namespace {
 
 using hal::utils::BFloat16ToFloat;
@@ -308,4 +308,4 @@ TEST(FloatConvertTest, NanPayloadsSurviveWidening) {
 }
 
 }  // namespace
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "hal/utils/heap_buffer.h"
-#include "test_util.h"
+#include "cpu_test_util.h"
 #include "hal/utils/file_streams.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt {
 namespace {
 
 using hal::ElementTypeName;
@@ -424,7 +424,7 @@ uint64_t Fnv1a64(std::string_view text) {
 // testdata/f8_all_patterns.txt is iree-run-module 3.13.0's output for `--input=256xTYPE=@all.bin`
 // (all.bin = bytes 0..255) with --output_max_element_count=256, one line per f8 type.
 TEST(BufferViewTextTest, EveryFloat8PatternPrintsAsReference) {
-  std::ifstream file(std::string(RT_TOOLING_TESTDATA_DIR) + "/f8_all_patterns.txt");
+  std::ifstream file(std::string(RT_HAL_TEXT_TESTDATA_DIR) + "/f8_all_patterns.txt");
   ASSERT_TRUE(file.is_open());
   const char* types[] = {"f8E5M2", "f8E4M3FN", "f8E5M2FNUZ", "f8E4M3FNUZ", "f8E8M0FNU"};
   for (const char* type : types) {
@@ -442,4 +442,4 @@ TEST(BufferViewTextTest, EveryHalfPatternPrintsAsReference) {
 }
 
 }  // namespace
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt

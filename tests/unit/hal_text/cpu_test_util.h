@@ -1,6 +1,6 @@
-// Helpers for the tooling tests: status assertions and a real CPU device to allocate from.
-#ifndef IREE_RT_TESTS_UNIT_TOOLING_TEST_UTIL_H_
-#define IREE_RT_TESTS_UNIT_TOOLING_TEST_UTIL_H_
+// Helpers for tests that parse tensors: status assertions and a real CPU device to allocate from.
+#ifndef IREE_RT_TESTS_UNIT_HAL_TEXT_CPU_TEST_UTIL_H_
+#define IREE_RT_TESTS_UNIT_HAL_TEXT_CPU_TEST_UTIL_H_
 
 #include <gtest/gtest.h>
 
@@ -12,11 +12,7 @@
 #include "hal/allocator.h"
 #include "hal/device.h"
 
-namespace iree_rt::tooling::testing {
-
-using iree_rt::testing::IsError;
-using iree_rt::testing::IsOk;
-
+namespace iree_rt::testing {
 
 // A local-sync device, created once per test binary, and its allocator.
 hal::Device& CpuDevice();
@@ -25,6 +21,6 @@ hal::Allocator& CpuAllocator();
 // A fresh path under the test's temporary directory.
 std::string TempPath(std::string_view name);
 
-}  // namespace iree_rt::tooling::testing
+}  // namespace iree_rt::testing
 
-#endif  // IREE_RT_TESTS_UNIT_TOOLING_TEST_UTIL_H_
+#endif  // IREE_RT_TESTS_UNIT_HAL_TEXT_CPU_TEST_UTIL_H_

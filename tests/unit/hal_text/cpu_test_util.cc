@@ -1,4 +1,4 @@
-#include "test_util.h"
+#include "cpu_test_util.h"
 
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include "hal/device_uri.h"
 #include "hal/driver_registry.h"
 
-namespace iree_rt::tooling::testing {
+namespace iree_rt::testing {
 
 namespace {
 
@@ -39,8 +39,8 @@ hal::Device& CpuDevice() {
 hal::Allocator& CpuAllocator() { return CpuDevice().allocator(); }
 
 std::string TempPath(std::string_view name) {
-  return ::testing::TempDir() + "iree_rt_tooling_" + std::to_string(::getpid()) + "_" +
+  return ::testing::TempDir() + "iree_rt_test_" + std::to_string(::getpid()) + "_" +
          std::string(name);
 }
 
-}  // namespace iree_rt::tooling::testing
+}  // namespace iree_rt::testing

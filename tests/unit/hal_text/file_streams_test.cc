@@ -6,9 +6,9 @@
 #include <fstream>
 #include <string>
 
-#include "test_util.h"
+#include "cpu_test_util.h"
 
-namespace iree_rt::tooling {
+namespace iree_rt {
 namespace {
 
 using hal::utils::FileStreams;
@@ -50,4 +50,4 @@ TEST(FileStreamsTest, MissingFileIsNotFound) {
 }
 
 }  // namespace
-}  // namespace iree_rt::tooling
+}  // namespace iree_rt

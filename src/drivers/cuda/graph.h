@@ -1,0 +1,59 @@
+// cuda::Graph: a CUDA graph built from one replay of a command buffer, then instantiated once and
+// launched any number of times.
+//
+// It is a replay target: every reference arrives resolved (binding tables already applied and
+// bounds already checked when the command was recorded), so building a graph validates nothing
+// twice. Dependencies follow the barriers: every node depends on the node(s) that closed the
+// previous barrier section, so commands between two barriers run concurrently. A section of one
+// node is its own join point; larger sections get an empty join node. The graph borrows the
+// buffers and executables it records (the command buffer and the submission hold them); update
+// data is staged in pinned host memory that the graph owns, since graph copies cannot read
+// pageable memory and the recorded data may go away.
+#ifndef IREE_RT_DRIVERS_CUDA_GRAPH_H_
+#define IREE_RT_DRIVERS_CUDA_GRAPH_H_
+
+#include <cuda.h>
+
+#include <memory>
+#include <vector>
+
+#include "drivers/cuda/context.h"
+#include "hal/utils/deferred_command_buffer.h"
+
+namespace iree_rt::drivers::cuda {
+
+class Graph final : public hal::utils::CommandTarget {
+ public:
+  static base::StatusOr<std::unique_ptr<Graph>> Create(base::Ref<Context> context);
+  ~Graph() override;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  base::Status Fill(const hal::utils::ResolvedRef& target, uint32_t pattern,
+                    uint32_t pattern_length) override;
+  base::Status Update(const uint8_t* source, const hal::utils::ResolvedRef& target) override;
+  base::Status Copy(const hal::utils::ResolvedRef& source, const hal::utils::ResolvedRef& target) override;
+  base::Status Dispatch(hal::Executable& executable, uint32_t export_ordinal,
+                        const uint32_t workgroup_count[3], const hal::utils::ResolvedRef* indirect_count,
+                        std::span<const uint32_t> constants,
+                        std::span<const hal::utils::ResolvedRef> bindings) override;
+  base::Status Barrier() override;
+
+  // Ends building. Only an instantiated graph can be launched.
+  base::Status Instantiate();
+  base::Status Launch(CUstream stream) const;
+
+ private:
+  explicit Graph(base::Ref<Context> context) : context_(std::move(context)) {}
+
+  const base::Ref<Context> context_;
+  CUgraph graph_ = nullptr;
+  CUgraphExec exec_ = nullptr;
+  std::vector<CUgraphNode> dependencies_;  // what new nodes wait for
+  std::vector<CUgraphNode> section_;       // nodes added since the last barrier
+  std::vector<void*> staging_;             // pinned host copies of update data
+};
+
+}  // namespace iree_rt::drivers::cuda
+
+#endif  // IREE_RT_DRIVERS_CUDA_GRAPH_H_
