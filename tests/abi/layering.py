@@ -2,7 +2,9 @@
 """Keeps the layers of src/ and tools/ by test (ctest abi_layering, label "abi").
 
 Every `#include "..."` in src/ and tools/ is checked against LAYERS below, and every source file
-against the line limits of LIMITS. Run by hand: python3 tests/abi/layering.py [repository root].
+against the line limits of LIMITS; layout_docs.py then checks that the maps (README.md,
+docs/architecture.md, the drivers' READMEs) name only files that exist, every driver file, and the
+same layer matrix. Run by hand: python3 tests/abi/layering.py [repository root].
 
 How an include is read: a path relative to the including file's directory that exists there
 (`#include "expected_outputs.h"`) stays inside its component and is always allowed; otherwise the
@@ -14,6 +16,8 @@ The component of a file is the longest prefix of LAYERS that its path (relative 
 import os
 import re
 import sys
+
+import layout_docs
 
 # The layers, bottom to top. Each component (a path prefix under src/, or tools/) lists the path
 # prefixes it may include. Nothing may include a component above it.
@@ -112,10 +116,13 @@ def check(root):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
-    files, errors = check(os.path.abspath(root))
+    root = os.path.abspath(root)
+    files, errors = check(root)
+    docs, doc_errors = layout_docs.check(root, LAYERS)
+    errors += doc_errors
     for error in errors:
         print(error)
-    print(f"{files} files checked, {len(errors)} problems")
+    print(f"{files} files and {docs} maps checked, {len(errors)} problems")
     return 1 if errors or files == 0 else 0
 
 
