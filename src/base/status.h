@@ -116,6 +116,10 @@ Status ResourceExhaustedError(const Args&... a) { return MakeStatus(StatusCode::
 template <typename... Args>
 Status DeadlineExceededError(const Args&... a) { return MakeStatus(StatusCode::kDeadlineExceeded, a...); }
 template <typename... Args>
+Status AbortedError(const Args&... a) { return MakeStatus(StatusCode::kAborted, a...); }
+template <typename... Args>
+Status AlreadyExistsError(const Args&... a) { return MakeStatus(StatusCode::kAlreadyExists, a...); }
+template <typename... Args>
 Status IncompatibleError(const Args&... a) { return MakeStatus(StatusCode::kIncompatible, a...); }
 
 }  // namespace iree_rt::base

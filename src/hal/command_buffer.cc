@@ -95,6 +95,22 @@ Status CommandBuffer::ExecutionBarrier(ExecutionStageBits source_stages, Executi
   return ExecutionBarrierImpl();
 }
 
+Status CommandBuffer::Collective(const Ref<Channel>& channel, const CollectiveOp& op, uint32_t param,
+                                 const BufferRef& send, const BufferRef& recv, uint64_t element_count) {
+  RT_RETURN_IF_ERROR(ValidateRecording(CommandCategory::kDispatch));
+  if (!channel) return base::InvalidArgumentError(op.ToString(), " on a null channel");
+  RT_ASSIGN_OR_RETURN(CollectiveBytes bytes, CollectiveByteCounts(op, channel->count(), element_count));
+  if (bytes.send) {
+    Status status = ValidateRef(send, BufferUsage::kDispatchStorageRead, "collective send", bytes.send);
+    if (!status.ok()) return status.Annotate(op.ToString());
+  }
+  if (bytes.recv) {
+    Status status = ValidateRef(recv, BufferUsage::kDispatchStorageWrite, "collective recv", bytes.recv);
+    if (!status.ok()) return status.Annotate(op.ToString());
+  }
+  return CollectiveImpl(channel, op, param, send, recv, element_count, bytes);
+}
+
 Status CommandBuffer::Finalize() {
   if (finalized_) return base::FailedPreconditionError("command buffer is already finalized");
   RT_RETURN_IF_ERROR(FinalizeImpl());

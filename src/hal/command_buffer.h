@@ -18,6 +18,7 @@
 #include "base/ref_object.h"
 #include "base/status.h"
 #include "hal/buffer.h"
+#include "hal/channel.h"
 #include "hal/executable.h"
 
 namespace iree_rt::hal {
@@ -86,6 +87,10 @@ class CommandBuffer : public base::RefObject {
                         const DispatchConfig& config, std::span<const uint32_t> constants,
                         std::span<const BufferRef> bindings, DispatchFlags flags);
   base::Status ExecutionBarrier(ExecutionStageBits source_stages, ExecutionStageBits target_stages);
+  // hal.command_buffer.collective over |channel|: |send| and |recv| as the kind uses them (an
+  // unused one is ignored), |element_count| as the compiler fills it (CollectiveByteCounts).
+  base::Status Collective(const base::Ref<Channel>& channel, const CollectiveOp& op, uint32_t param,
+                          const BufferRef& send, const BufferRef& recv, uint64_t element_count);
   // Ends recording. Only finalized command buffers can be submitted.
   base::Status Finalize();
 
@@ -108,6 +113,10 @@ class CommandBuffer : public base::RefObject {
                                     const DispatchConfig& config, std::span<const uint32_t> constants,
                                     std::span<const BufferRef> bindings, DispatchFlags flags) = 0;
   virtual base::Status ExecutionBarrierImpl() = 0;
+  // |bytes|: what the op reads from |send| and writes to |recv| (0: unused).
+  virtual base::Status CollectiveImpl(const base::Ref<Channel>& channel, const CollectiveOp& op, uint32_t param,
+                                      const BufferRef& send, const BufferRef& recv, uint64_t element_count,
+                                      const CollectiveBytes& bytes) = 0;
   virtual base::Status FinalizeImpl() = 0;
 
   const CommandBufferModeBits mode_;

@@ -201,4 +201,22 @@ Status Device::QueueTransferImpl(SemaphoreList wait, SemaphoreList signal,
   return QueueExecuteImpl(wait, signal, cb, {});
 }
 
+base::StatusOr<base::Ref<Channel>> Device::CreateChannel(QueueAffinity affinity, const ChannelParams& params) {
+  (void)affinity;  // one queue per device
+  RT_ASSIGN_OR_RETURN(ResolvedChannel resolved, ResolveChannel(params, channel_config_, id_));
+  std::string key = base::StrCat(resolved.rank, "/", resolved.count, "/", params.flags, "/", resolved.rendezvous,
+                                 "/", params.group, "/");
+  key.append(resolved.id.begin(), resolved.id.end());
+  std::lock_guard<std::mutex> lock(channels_mutex_);
+  auto it = channels_.find(key);
+  if (it != channels_.end()) return it->second;
+  RT_ASSIGN_OR_RETURN(base::Ref<Channel> channel, CreateChannelImpl(resolved));
+  channels_.emplace(std::move(key), channel);
+  return channel;
+}
+
+base::StatusOr<base::Ref<Channel>> Device::CreateChannelImpl(const ResolvedChannel&) {
+  return base::UnimplementedError("device '", id_, "' has no collective channels");
+}
+
 }  // namespace iree_rt::hal

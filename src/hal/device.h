@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,6 +25,7 @@
 #include "base/status.h"
 #include "hal/allocator.h"
 #include "hal/buffer.h"
+#include "hal/channel.h"
 #include "hal/command_buffer.h"
 #include "hal/executable_cache.h"
 #include "hal/file.h"
@@ -105,6 +108,16 @@ class Device : public base::RefObject {
   base::Status QueueExecute(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
                             const base::Ref<CommandBuffer>& command_buffer,
                             std::span<const BufferBinding> binding_table);
+  // hal.channel.create. Rank and count -1 (the compiler's default channel) come from
+  // channel_config() or an MPI launcher's environment; with neither, FAILED_PRECONDITION.
+  // Compiled programs create their channel at every call: channels are kept per device and
+  // parameters, so a call joins its peers (or initializes NCCL) once, not every time.
+  base::StatusOr<base::Ref<Channel>> CreateChannel(QueueAffinity affinity, const ChannelParams& params);
+  const ChannelConfig& channel_config() const { return channel_config_; }
+  // Set by Driver::CreateDevice from the rank=, ranks=, rendezvous= and collective_timeout_ms=
+  // parameters, before the device is shared.
+  void set_channel_config(ChannelConfig config) { channel_config_ = std::move(config); }
+
   // Runs |call| on a host thread after |wait|; its error fails |signal|.
   base::Status QueueHostCall(QueueAffinity affinity, SemaphoreList wait, SemaphoreList signal,
                              HostCall call);
@@ -129,6 +142,8 @@ class Device : public base::RefObject {
                                         const base::Ref<CommandBuffer>& command_buffer,
                                         std::span<const BufferBinding> binding_table) = 0;
   virtual base::Status QueueHostCallImpl(SemaphoreList wait, SemaphoreList signal, HostCall call) = 0;
+  // Optional: the default has no channels (UNIMPLEMENTED naming the device).
+  virtual base::StatusOr<base::Ref<Channel>> CreateChannelImpl(const ResolvedChannel& channel);
 
   // Optional: defaults allocate at once and release through a host call.
   virtual base::StatusOr<base::Ref<Buffer>> QueueAllocaImpl(SemaphoreList wait, SemaphoreList signal,
@@ -143,6 +158,9 @@ class Device : public base::RefObject {
   const std::string id_;
   const base::Ref<Allocator> allocator_;
   const base::Ref<StagingPool> staging_pool_;  // QueueStagedReads' slots, reused across reads
+  ChannelConfig channel_config_;
+  std::mutex channels_mutex_;
+  std::map<std::string, base::Ref<Channel>> channels_;  // by resolved parameters
 };
 
 }  // namespace iree_rt::hal

@@ -8,6 +8,7 @@
 #include "base/inline_vector.h"
 #include "drivers/cpu/executable.h"
 #include "drivers/cpu/task/flush_denormals.h"
+#include "hal/utils/host_channel.h"
 
 namespace iree_rt::drivers::cpu {
 
@@ -100,6 +101,22 @@ Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordi
   ScopedFlushDenormals flush;
   for (uint32_t tile = 0; tile < total; ++tile) RT_RETURN_IF_ERROR(run_tile(tile, 0));
   return Status::Ok();
+}
+
+Status CommandRunner::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
+                                 const ResolvedRef* send, const ResolvedRef* recv, uint64_t element_count) {
+  hal::utils::HostChannel* host = hal::utils::HostChannel::Cast(&channel);
+  if (!host) return base::InvalidArgumentError(op.ToString(), ": the channel was not created by a CPU device");
+  const uint8_t* send_ptr = nullptr;
+  uint8_t* recv_ptr = nullptr;
+  if (send) {
+    RT_ASSIGN_OR_RETURN(uint8_t* ptr, send->buffer->Map(hal::MemoryAccess::kRead, send->offset, send->length));
+    send_ptr = ptr;
+  }
+  if (recv) {
+    RT_ASSIGN_OR_RETURN(recv_ptr, recv->buffer->Map(hal::MemoryAccess::kWrite, recv->offset, recv->length));
+  }
+  return host->Run(op, param, send_ptr, recv_ptr, element_count);
 }
 
 }  // namespace iree_rt::drivers::cpu

@@ -24,6 +24,10 @@ class CommandRunner final : public hal::utils::CommandTarget {
                         std::span<const uint32_t> constants,
                         std::span<const hal::utils::ResolvedRef> bindings) override;
   base::Status Barrier() override { return base::Status::Ok(); }
+  // On the calling thread, through the channel's host memory exchange.
+  base::Status Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
+                          const hal::utils::ResolvedRef* send, const hal::utils::ResolvedRef* recv,
+                          uint64_t element_count) override;
 
  private:
   TaskExecutor* executor_;

@@ -9,6 +9,7 @@
 #include "drivers/cpu/loader/executable_library.h"
 #include "drivers/cpu/loader/processor_info.h"
 #include "hal/utils/deferred_command_buffer.h"
+#include "hal/utils/host_channel.h"
 #include "hal/utils/host_semaphore.h"
 
 namespace iree_rt::drivers::cpu {
@@ -107,6 +108,24 @@ bool Device::RunsInline(const hal::utils::DeferredCommandBuffer& command_buffer)
 Status Device::QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal, hal::HostCall call) {
   queue_->Submit(wait, signal, std::move(call));
   return Status::Ok();
+}
+
+StatusOr<Ref<hal::Channel>> Device::CreateChannelImpl(const hal::ResolvedChannel& channel) {
+  constexpr std::string_view kLocal = "local:";
+  if (!channel.rendezvous.starts_with(kLocal)) {
+    return base::UnimplementedError("device '", id(), "': rendezvous '", channel.rendezvous,
+                                    "' is not supported: CPU channels join ranks that are threads of one "
+                                    "process (rendezvous=local:<name>)");
+  }
+  std::string name = channel.rendezvous;
+  if (!channel.id.empty()) {  // an explicit id names its own communicator within the rendezvous
+    static constexpr char kHex[] = "0123456789abcdef";
+    name += "/id:";
+    for (uint8_t byte : channel.id) name += {kHex[byte >> 4], kHex[byte & 15]};
+  }
+  RT_ASSIGN_OR_RETURN(Ref<hal::utils::HostChannel> host,
+                      hal::utils::HostChannel::Join(name, channel.rank, channel.count, channel.timeout));
+  return Ref<hal::Channel>(std::move(host));
 }
 
 }  // namespace iree_rt::drivers::cpu

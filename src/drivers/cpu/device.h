@@ -45,6 +45,8 @@ class Device final : public hal::Device {
   base::Status QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                 const base::Ref<hal::CommandBuffer>& command_buffer,
                                 std::span<const hal::BufferBinding> binding_table) override;
+  // Ranks that are threads of this process ("local:<name>" rendezvous): hal::utils::HostChannel.
+  base::StatusOr<base::Ref<hal::Channel>> CreateChannelImpl(const hal::ResolvedChannel& channel) override;
   base::Status QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                  hal::HostCall call) override;
   static bool RunsInline(const hal::utils::DeferredCommandBuffer& command_buffer);

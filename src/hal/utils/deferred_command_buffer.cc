@@ -79,6 +79,19 @@ Status DeferredCommandBuffer::DispatchImpl(const base::Ref<Executable>& executab
   return Status::Ok();
 }
 
+Status CommandTarget::Collective(Channel&, const CollectiveOp& op, uint32_t, const ResolvedRef*,
+                                 const ResolvedRef*, uint64_t) {
+  return base::UnimplementedError(op.ToString(), ": this device runs no collectives");
+}
+
+Status DeferredCommandBuffer::CollectiveImpl(const base::Ref<Channel>& channel, const CollectiveOp& op,
+                                             uint32_t param, const BufferRef& send, const BufferRef& recv,
+                                             uint64_t element_count, const CollectiveBytes& bytes) {
+  has_other_work_ = true;
+  commands_.emplace_back(CollectiveCmd{channel, op, param, send, recv, element_count, bytes});
+  return Status::Ok();
+}
+
 Status DeferredCommandBuffer::ExecutionBarrierImpl() {
   commands_.emplace_back(BarrierCmd{});
   return Status::Ok();
@@ -98,6 +111,8 @@ bool DeferredCommandBuffer::AnyDirectRef(bool (*match)(Buffer& buffer)) const {
       if (direct(update->target)) return true;
     } else if (const auto* copy = std::get_if<CopyCmd>(&command)) {
       if (direct(copy->source) || direct(copy->target)) return true;
+    } else if (const auto* collective = std::get_if<CollectiveCmd>(&command)) {
+      if (direct(collective->send) || direct(collective->recv)) return true;
     }
   }
   return false;
@@ -129,6 +144,8 @@ std::optional<uint64_t> DeferredCommandBuffer::EstimateSerialNs(WorkgroupCostFn 
       if (!transfer(update->data.size())) return std::nullopt;
     } else if (const auto* copy = std::get_if<CopyCmd>(&command)) {
       if (!transfer(copy->length)) return std::nullopt;
+    } else if (std::holds_alternative<CollectiveCmd>(command)) {
+      return std::nullopt;  // waits on peers: never worth running inline
     }
     if (total > UINT64_MAX / 2) return std::nullopt;
   }
@@ -170,6 +187,21 @@ Status DeferredCommandBuffer::Replay(std::span<const BufferBinding> table, Comma
         status = target.Dispatch(*dispatch->executable, dispatch->export_ordinal,
                                  dispatch->config.workgroup_count, dispatch->indirect ? &indirect : nullptr,
                                  dispatch->constants, bindings);
+      }
+    } else if (const auto* collective = std::get_if<CollectiveCmd>(&command)) {
+      ResolvedRef send, recv;
+      if (collective->bytes.send) {
+        StatusOr<ResolvedRef> ref = ResolveBufferRef(collective->send, collective->bytes.send, table);
+        if (ref.ok()) send = *ref; else status = ref.status();
+      }
+      if (status.ok() && collective->bytes.recv) {
+        StatusOr<ResolvedRef> ref = ResolveBufferRef(collective->recv, collective->bytes.recv, table);
+        if (ref.ok()) recv = *ref; else status = ref.status();
+      }
+      if (status.ok()) {
+        status = target.Collective(*collective->channel, collective->op, collective->param,
+                                   collective->bytes.send ? &send : nullptr,
+                                   collective->bytes.recv ? &recv : nullptr, collective->element_count);
       }
     } else {
       status = target.Barrier();

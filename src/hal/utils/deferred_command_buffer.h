@@ -34,6 +34,10 @@ class CommandTarget {
                                 std::span<const uint32_t> constants,
                                 std::span<const ResolvedRef> bindings) = 0;
   virtual base::Status Barrier() = 0;
+  // |send| / |recv| are null where the kind uses no such buffer. Targets without channels
+  // refuse it.
+  virtual base::Status Collective(Channel& channel, const CollectiveOp& op, uint32_t param,
+                                  const ResolvedRef* send, const ResolvedRef* recv, uint64_t element_count);
 };
 
 // Drivers whose submissions need more than a replay (CUDA's graphs) derive from it, keep
@@ -79,6 +83,9 @@ class DeferredCommandBuffer : public CommandBuffer {
                             const DispatchConfig& config, std::span<const uint32_t> constants,
                             std::span<const BufferRef> bindings, DispatchFlags flags) override;
   base::Status ExecutionBarrierImpl() override;
+  base::Status CollectiveImpl(const base::Ref<Channel>& channel, const CollectiveOp& op, uint32_t param,
+                              const BufferRef& send, const BufferRef& recv, uint64_t element_count,
+                              const CollectiveBytes& bytes) override;
   base::Status FinalizeImpl() override { return base::Status::Ok(); }
 
  private:
@@ -95,7 +102,16 @@ class DeferredCommandBuffer : public CommandBuffer {
     std::vector<BufferRef> bindings;
   };
   struct BarrierCmd {};
-  using Command = std::variant<FillCmd, UpdateCmd, CopyCmd, DispatchCmd, BarrierCmd>;
+  struct CollectiveCmd {
+    base::Ref<Channel> channel;
+    CollectiveOp op;
+    uint32_t param;
+    BufferRef send;
+    BufferRef recv;
+    uint64_t element_count;
+    CollectiveBytes bytes;
+  };
+  using Command = std::variant<FillCmd, UpdateCmd, CopyCmd, DispatchCmd, BarrierCmd, CollectiveCmd>;
 
   std::vector<Command> commands_;
   uint64_t workgroup_total_ = 0;  // of the direct dispatches, saturating

@@ -94,8 +94,19 @@ Status CopyBuffer(ModuleState&, Args args, Results) {
   return command_buffer->Copy(source, target, static_cast<uint64_t>(length));
 }
 
-Status Collective(ModuleState&, Args, Results) {
-  return base::UnimplementedError("collectives are not supported: no device here has channels");
+// command_buffer.collective(cb, channel, op, param, send_slot, recv_slot, send?, recv?,
+// send_offset, send_length, recv_offset, recv_length, element_count)
+Status Collective(ModuleState&, Args args, Results) {
+  RT_ASSIGN_OR_RETURN(rt::CommandBuffer * command_buffer, CommandBufferArg(args[0]));
+  RT_ASSIGN_OR_RETURN(rt::Channel * channel, RefArg<rt::Channel>(args[1], "channel"));
+  RT_ASSIGN_OR_RETURN(rt::CollectiveOp op, rt::CollectiveOp::Unpack(static_cast<uint32_t>(args[2].i32())));
+  RT_ASSIGN_OR_RETURN(rt::BufferRef send, BufferRefArg(args[6], args[4].i32(), args[8].i64(), args[9].i64(),
+                                                       "collective send"));
+  RT_ASSIGN_OR_RETURN(rt::BufferRef recv, BufferRefArg(args[7], args[5].i32(), args[10].i64(), args[11].i64(),
+                                                       "collective recv"));
+  RT_ASSIGN_OR_RETURN(uint64_t element_count, NonNegative(args[12].i64(), "collective element count"));
+  return command_buffer->Collective(Ref<rt::Channel>::Retain(channel), op, static_cast<uint32_t>(args[3].i32()),
+                                    send, recv, element_count);
 }
 
 StatusOr<uint32_t> FunctionId(const rt::Executable& executable, int64_t function_id) {

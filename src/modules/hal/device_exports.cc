@@ -234,16 +234,50 @@ Status DevicesGet(ModuleState& state, Args args, Results results) {
   return Status::Ok();
 }
 
-Status ChannelUnsupported(ModuleState&, Args, Results) {
-  return base::UnimplementedError("collective channels are not supported by these devices");
+// channel.create(device, queue_affinity, flags, id?, group?, rank, count) -> channel.
+Status ChannelCreate(ModuleState&, Args args, Results results) {
+  RT_ASSIGN_OR_RETURN(rt::Device * device, RefArg<rt::Device>(args[0], "device"));
+  rt::ChannelParams params;
+  params.flags = static_cast<uint64_t>(args[2].i64());
+  if (!args[3].ref().is_null()) {
+    RT_ASSIGN_OR_RETURN(std::span<const uint8_t> id, BytesArg(args[3], "channel id"));
+    params.id.assign(id.begin(), id.end());
+  }
+  if (!args[4].ref().is_null()) {
+    RT_ASSIGN_OR_RETURN(std::string_view group, StringArg(args[4], "channel group"));
+    params.group = group;
+  }
+  params.rank = args[5].i32();
+  params.count = args[6].i32();
+  RT_ASSIGN_OR_RETURN(Ref<rt::Channel> channel,
+                      device->CreateChannel(static_cast<rt::QueueAffinity>(args[1].i64()), params));
+  results[0] = RefResult(std::move(channel));
+  return Status::Ok();
+}
+
+// channel.split(channel, color, key, flags) -> channel (null for a negative color).
+Status ChannelSplit(ModuleState&, Args args, Results results) {
+  RT_ASSIGN_OR_RETURN(rt::Channel * channel, RefArg<rt::Channel>(args[0], "channel"));
+  RT_ASSIGN_OR_RETURN(Ref<rt::Channel> split,
+                      channel->Split(args[1].i32(), args[2].i32(), static_cast<uint64_t>(args[3].i64())));
+  if (split) results[0] = RefResult(std::move(split));
+  return Status::Ok();
+}
+
+// channel.rank_and_count(channel) -> (rank, count).
+Status ChannelRankAndCount(ModuleState&, Args args, Results results) {
+  RT_ASSIGN_OR_RETURN(rt::Channel * channel, RefArg<rt::Channel>(args[0], "channel"));
+  results[0] = Value::I32(channel->rank());
+  results[1] = Value::I32(channel->count());
+  return Status::Ok();
 }
 
 }  // namespace
 
 void AppendDeviceExports(ExportDefs* defs) {
-  defs->push_back({"channel.create", "0rIIrrii_r", ChannelUnsupported, {}});
-  defs->push_back({"channel.rank_and_count", "0r_ii", ChannelUnsupported, {}});
-  defs->push_back({"channel.split", "0riiI_r", ChannelUnsupported, {}});
+  defs->push_back({"channel.create", "0rIIrrii_r", ChannelCreate, {}});
+  defs->push_back({"channel.rank_and_count", "0r_ii", ChannelRankAndCount, {}});
+  defs->push_back({"channel.split", "0riiI_r", ChannelSplit, {}});
   defs->push_back({"device.allocator", "0r_r", DeviceAllocator, {}});
   defs->push_back({"device.query.i64", "0rrr_iI", DeviceQueryI64, {}});
   defs->push_back({"device.queue.alloca", "0rIrrIiiII_r", QueueAlloca, {}});

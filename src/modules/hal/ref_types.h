@@ -12,6 +12,7 @@ namespace iree_rt::hal {
 class Allocator;
 class Buffer;
 class BufferView;
+class Channel;
 class CommandBuffer;
 class Device;
 class Executable;
@@ -25,7 +26,7 @@ namespace iree_rt::modules::hal {
 extern const vm::RefType kAllocatorType;      // "hal.allocator"
 extern const vm::RefType kBufferType;         // "hal.buffer"
 extern const vm::RefType kBufferViewType;     // "hal.buffer_view"
-extern const vm::RefType kChannelType;        // "hal.channel" (no runtime object yet)
+extern const vm::RefType kChannelType;        // "hal.channel"
 extern const vm::RefType kCommandBufferType;  // "hal.command_buffer"
 extern const vm::RefType kDeviceType;         // "hal.device"
 extern const vm::RefType kEventType;          // "hal.event" (no runtime object yet)
@@ -43,6 +44,7 @@ namespace iree_rt::vm {
 template <> inline const RefType* RefTypeOf<hal::Allocator>() { return &modules::hal::kAllocatorType; }
 template <> inline const RefType* RefTypeOf<hal::Buffer>() { return &modules::hal::kBufferType; }
 template <> inline const RefType* RefTypeOf<hal::BufferView>() { return &modules::hal::kBufferViewType; }
+template <> inline const RefType* RefTypeOf<hal::Channel>() { return &modules::hal::kChannelType; }
 template <> inline const RefType* RefTypeOf<hal::CommandBuffer>() { return &modules::hal::kCommandBufferType; }
 template <> inline const RefType* RefTypeOf<hal::Device>() { return &modules::hal::kDeviceType; }
 template <> inline const RefType* RefTypeOf<hal::Executable>() { return &modules::hal::kExecutableType; }

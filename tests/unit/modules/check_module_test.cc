@@ -104,6 +104,10 @@ class EagerCommandBuffer final : public hal::CommandBuffer {
     return base::UnimplementedError("dispatch");
   }
   Status ExecutionBarrierImpl() override { return Status(); }
+  Status CollectiveImpl(const Ref<hal::Channel>&, const hal::CollectiveOp&, uint32_t, const hal::BufferRef&,
+                        const hal::BufferRef&, uint64_t, const hal::CollectiveBytes&) override {
+    return base::UnimplementedError("no collectives here");
+  }
   Status FinalizeImpl() override { return Status(); }
 };
 
