@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Install rules for the public library (included from src/api/CMakeLists.txt):
 #   include/iree_rt.h, lib/libiree_rt.so*, lib/cmake/iree_rt (find_package(iree_rt) ->
 #   iree_rt::iree_rt) and lib/pkgconfig/iree_rt.pc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt.h: the C ABI of iree_rt, a runtime for modules made by IREE's compiler.
 //
 // This is the only public header. It is C99 (and valid C++17), includes only <stdint.h> and

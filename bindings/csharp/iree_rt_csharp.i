@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_csharp.i: the C# half of the SWIG interface (namespace IreeRt). Defines the typemaps
 // bindings/swig/iree_rt.i asks for, in P/Invoke terms. SWIG output (IreeRtNative.cs,
 // IreeRtPInvoke.cs, iree_rt_csharp_wrap.c) is produced by the build and is internal: the public

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt.i: the SWIG interface shared by the Java and C# bindings.
 //
 // SWIG reads include/iree_rt.h itself; this file only says how its conventions map to a managed

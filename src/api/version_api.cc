@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Version queries and iree_rt_get_proc.
 #include <algorithm>
 #include <cstring>

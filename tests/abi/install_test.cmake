@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # install_test: installs the build into a scratch prefix, then builds and runs a consumer that
 # finds the library with find_package(iree_rt), and checks iree_rt.pc with pkg-config.
 # Usage: cmake -DBUILD_DIR=... -DWORK_DIR=... -DCONSUMER_DIR=... -DGENERATOR=...

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The bad-module corpus, VM part: real modules compiled by iree-compile, broken one field at a
 // time. Each broken module must fail BytecodeModule::Load (archive, FlatBuffer, load-time checks,
 // type resolution, bytecode verifier) with a message that names what is wrong; none may crash

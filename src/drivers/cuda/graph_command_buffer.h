@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::GraphCommandBuffer: records directly into a CUgraph, instantiated once at Finalize and
 // launched with cuGraphLaunch at every submission (recorded once, replayed many times).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::GraphReplayCommandBuffer: a reusable command buffer with a binding table, in graph mode.
 //
 // Compiled programs record each command buffer once (memoized) with its buffers in table slots,

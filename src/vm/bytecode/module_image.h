@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ModuleImage: a validated, zero-copy view of a .vmfb bytecode module.
 //
 // Parse() runs every load-time check that needs only the module bytes (docs:

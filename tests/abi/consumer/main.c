@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Creates an instance and a local-sync device through an installed libiree_rt. */
 #include <stdio.h>
 

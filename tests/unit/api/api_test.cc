@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests: version, status, instance, device enumeration and device creation.
 // Buffers: api_buffer_test.cc; semaphores and fences: api_sync_test.cc; command buffers, queue and
 // executables: api_queue_test.cc; argument misuse and leak loops: api_misuse_test.cc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests of modules, contexts, function calls and value lists, on programs compiled by
 // iree-compile at build time (tests/unit/api/programs).
 #include <atomic>

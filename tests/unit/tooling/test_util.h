@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers for the tooling tests: status assertions and a real CPU device to allocate from.
 #ifndef IREE_RT_TESTS_UNIT_TOOLING_TEST_UTIL_H_
 #define IREE_RT_TESTS_UNIT_TOOLING_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ModuleImage on corrupted and synthetic modules: each semantic check rejects with a clear
 // message, and no corruption of a real compiler output crashes (run under ASan+UBSan too).
 #include <gtest/gtest.h>

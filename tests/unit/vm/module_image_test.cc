@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ModuleImage on modules compiled by iree-compile 3.13.0: every accessor against what the
 // compiler wrote (its flatbuffer-text dump was the reference), in both container layouts.
 #include "vm/bytecode/module_image.h"
