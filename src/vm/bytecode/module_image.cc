@@ -13,6 +13,7 @@
 namespace iree_rt::vm::bytecode {
 namespace {
 
+using base::IncompatibleError;
 using base::InvalidArgumentError;
 using base::Status;
 
@@ -384,9 +385,9 @@ Status ModuleImage::Build(uint32_t available_features, std::span<const uint8_t> 
   const uint32_t major = bytecode_version_ >> 16;
   const uint32_t minor = bytecode_version_ & 0xFFFF;
   if (major != kBytecodeVersionMajor || minor > kBytecodeVersionMinor) {
-    return InvalidArgumentError("bytecode version mismatch; runtime supports ",
-                                kBytecodeVersionMajor, ".", kBytecodeVersionMinor, ", module has ",
-                                major, ".", minor);
+    return IncompatibleError("bytecode version mismatch; runtime supports ", kBytecodeVersionMajor,
+                             ".", kBytecodeVersionMinor, ", module has ", major, ".", minor,
+                             " (modules of iree-base-compiler ", kCompilerVersion, " load)");
   }
 
   requirements_ = static_cast<uint32_t>(module.requirements());
