@@ -18,8 +18,8 @@ public sealed class Device : NativeObject {
   }
 
   /// <summary>Allocates |size| bytes of device-local memory.</summary>
-  public Buffer Allocate(long size) {
-    return new Buffer(IreeRtNative.buffer_allocate(this, Kinds.MemoryTypeDeviceLocal,
+  public DeviceBuffer Allocate(long size) {
+    return new DeviceBuffer(IreeRtNative.buffer_allocate(this, Kinds.MemoryTypeDeviceLocal,
                                                    Kinds.BufferUsageDefault, size));
   }
 }
