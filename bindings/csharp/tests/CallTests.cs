@@ -38,6 +38,10 @@ public class CallTests : Fixture {
         assembly, typeof(System.Reflection.AssemblyInformationalVersionAttribute));
     Assert.True(info != null, "no AssemblyInformationalVersion");
     Assert.Equal(package, info.InformationalVersion, "AssemblyInformationalVersion");
+    // The glue was loaded by absolute path from IreeRt.dll's own folder (no MONO_PATH needed).
+    Assert.Equal(System.IO.Path.Combine(System.IO.Path.GetDirectoryName(assembly.Location),
+                                        "libiree_rt_csharp.so"),
+                 NativeDiagnostics.NativeLibraryPath, "NativeLibraryPath");
     Assert.True(Instance.DriverNames.Contains("local-task"));
     Assert.True(Instance.Devices().Any(d => d.Uri.StartsWith("local-")));
     Assert.Equal("local-task", Device.Id);
