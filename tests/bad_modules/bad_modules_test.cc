@@ -201,7 +201,8 @@ TEST_P(BadModuleTest, TablesOutOfRange) {
     expect(d + 0, int32_t{-4}, {"bytecode (offset"}, f + " bytecode_offset < 0");
     expect(d + 4, int32_t{0x7FFFFFF0}, {"bytecode (offset"}, f + " bytecode_length");
     expect(d + 4, int32_t{0}, {"bytecode (offset"}, f + " bytecode_length 0");
-    expect(d + 8, uint32_t{1u << 20}, {"requires features"}, f + " requirements");
+    expect(d + 8, uint32_t{1u << 20}, {"requires features"}, f + " requirements",
+           base::StatusCode::kIncompatible);
     expect(d + 14, int16_t{0}, {"has no blocks"}, f + " block_count 0");
     expect(d + 16, int16_t{-1}, {"registers"}, f + " i32_register_count");
     expect(d + 18, int16_t{-1}, {"registers"}, f + " ref_register_count");
@@ -211,7 +212,8 @@ TEST_P(BadModuleTest, TablesOutOfRange) {
   expect(TableFieldPos(module_, root, 30), uint32_t{(17u << 16) | 1}, {"bytecode version mismatch"},
          "bytecode_version 17.1", base::StatusCode::kIncompatible);
   if (size_t requirements = TableFieldPos(module_, root, 8)) {
-    expect(requirements, uint32_t{1u << 9}, {"requires features"}, "module requirements");
+    expect(requirements, uint32_t{1u << 9}, {"requires features"}, "module requirements",
+           base::StatusCode::kIncompatible);
   }
   // Rodata stored after the FlatBuffer: offsets past the end of the file.
   elements = VectorElementsPos(module_, root, 22, &count);

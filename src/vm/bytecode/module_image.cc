@@ -45,7 +45,7 @@ std::vector<Attr> ReadAttrs(const flatbuffers::Vector<flatbuffers::Offset<fb::At
 Status CheckFeatures(uint32_t required, uint32_t available, std::string_view what) {
   const uint32_t missing = required & ~available;
   if (missing == 0) return Status::Ok();
-  return InvalidArgumentError(
+  return IncompatibleError(
       what, " requires features this runtime does not provide: ", FormatFeatureBits(missing),
       " (required ", FormatFeatureBits(required), ", available ", FormatFeatureBits(available),
       ")");
