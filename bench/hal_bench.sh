@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # CPU model benchmark: the same .vmfb files (bench/models/, compiled for the host CPU) timed per
 # call by our build/bin/iree-rt-benchmark and by IREE's iree-benchmark-module
 # (iree-base-runtime==3.13.0), on local-sync and local-task, with the same inputs. Runs come in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 // Times calls of a VM-bound function through the public C ABI: loads |module|, calls
 // |function| with one i32 argument |n| until at least |min_seconds| have passed, and prints the
 // mean wall time per call in milliseconds (the figure bench/vm_bench.sh compares with IREE).

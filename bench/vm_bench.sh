@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # VM interpreter benchmark: the same .vmfb (bench/vm_loop.mlir) timed in iree_rt and in IREE's
 # own runtime (iree-base-runtime==3.13.0, iree-benchmark-module on local-sync), in one run.
 # Prints both figures and the ratio ours/theirs (lower is better; the goal is <= 0.7), and

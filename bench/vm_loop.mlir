@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // VM-bound programs for bench/vm_bench.sh:
 //   @loop: a counted loop whose body calls an internal function with i64 and f32 arguments
 //          (integer multiply/add/remainder/xor, float multiply/add/divide);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Functions that run the pinned upstream compiler at build time.
 #
 # iree_rt_compile_executable(<target> SRC <file.mlir> [FLAGS ...])

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs iree-compile through a content-addressed cache, so each test program is compiled once for
 # every build tree that asks for it (the regular, ASan, TSan and fuzz builds of scripts/test.sh
 # compile the same programs with the same flags: the output does not depend on the sanitizer).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt.h: the C ABI of iree_rt, a runtime for modules made by IREE's compiler.
 //
 // This is the only public header. It is C99 (and valid C++17), includes only <stdint.h> and
@@ -94,8 +95,8 @@ typedef void (*iree_rt_proc_t)(void);
 // detect a library older than its header before creating anything.
 IREE_RT_EXPORT uint32_t iree_rt_get_abi_version(void);
 
-// Returns the library's version as a static, NUL-terminated string ("0.1.0 (ABI 1.0)"). Never
-// NULL; never freed.
+// Returns the library's version as a static, NUL-terminated string: the package version, whose
+// major.minor is the ABI version, then the ABI ("1.0.0 (ABI 1.0)"). Never NULL; never freed.
 IREE_RT_EXPORT const char* iree_rt_get_version_string(void);
 
 // Returns the exported function called |name| ("iree_rt_buffer_read"), or NULL if this library

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs the cuda driver's tests on a GPU machine from a prebuilt payload (no build tools needed):
 #   <payload>/bin/{rt_conformance_cuda,rt_conformance_cuda_queue,rt_cuda_driver_test,iree-rt-check}
 #   <payload>/lib/libiree_rt.so*   <payload>/testdata/*.bin   <payload>/e2e/*.vmfb

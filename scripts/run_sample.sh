@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The main job: builds iree_rt and runs a small model (samples/models/mlp.mlir, compiled by the
 # pinned iree-compile at build time) on the default CPU device (local-task) through the C ABI,
 # checking the result against the same network computed on the host.

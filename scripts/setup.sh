@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Installs what building and testing iree_rt needs, if missing: Debian packages, and the pinned
 # upstream compiler (iree-base-compiler==3.13.0) in a virtualenv at build/venv, with IREE's own
 # runtime tools (iree-base-runtime==3.13.0), which the differential tests and benchmarks compare

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs every test, in stages: the regular build's full ctest suite, the same suite under
 # ASan+UBSan, the tests labelled "tsan" under ThreadSanitizer, and the libFuzzer harnesses (label
 # "fuzz"). Installs what is missing first (scripts/setup.sh).
@@ -32,7 +33,7 @@ FULL=0
 for arg in "$@"; do
   case "$arg" in
     --full) FULL=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '3,18p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Differential run of upstream IREE's e2e suites: ours against IREE's own runtime.
 
   upstream_e2e.py PATH [--work DIR] [--backends llvm-cpu,cuda,vmvx] [--only REGEX]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Status assertions shared by every C++ test: EXPECT_TRUE(IsOk(x)) and
 // EXPECT_TRUE(IsError(x, code, "substring")) print the status when they fail.
 #ifndef IREE_RT_TESTS_STATUS_MATCHERS_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Per-call overhead of @add_i32 through the C# bindings under Mono (bench/bindings/run.sh): the
 // same sequence as bench_c.c through a reusable Invocation, and, for reference, Function.Call
 // with boxed arguments and fresh lists.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Per-call overhead of a trivial module function (@add_i32 of bindings/tests/bindings_test.mlir,
  * pure VM code) called through the C ABI: the baseline for the Java and C# bindings
  * (bench/bindings/run.sh). Each call reuses its argument and result lists, as the bindings'

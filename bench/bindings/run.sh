@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Binding overhead benchmark: per-call cost of a trivial module function (@add_i32 of
 # bindings/tests/bindings_test.mlir, pure VM code on local-sync) called from C (bench_c.c, the
 # public C ABI), Java (BindingsBench.java, dev.ireert) and C# under Mono (BindingsBench.cs,

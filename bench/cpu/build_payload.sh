@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds what bench/hal_bench.sh needs to run on another x86-64 machine that has neither the
 # compiler nor a build (the GPU machine's idle 16-core host, say): our Release
 # iree-rt-benchmark, IREE 3.13.0's iree-benchmark-module, and the CPU workloads compiled for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # local-task scaling: each workload at several worker counts (and local-sync), ours against
 # IREE's iree-benchmark-module with the same number of workers (--task_topology_group_count),
 # from a payload made by bench/cpu/build_payload.sh. Prints the ms per call of each run (3 runs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Builds the cuda driver's tests, tools and test programs in build-cuda and assembles the
 # payload that scripts/cuda_device_test.sh runs on a GPU machine (.gpu/cuda, ~10 MiB):
 #   bench/cuda/build_payload.sh            then run with carry [".gpu"]:

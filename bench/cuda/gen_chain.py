@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes chain.mlir: N dependent elementwise ops on a tensor<4096xf32>, one dispatch each.
 
 Each op sits in its own flow.dispatch.region, which the compiler keeps as one dispatch (no

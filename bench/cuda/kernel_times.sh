@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Per-kernel GPU time (Nsight Compute, clocks not locked) of one workload under our
 # iree-rt-benchmark and IREE's iree-benchmark-module, to tell in-kernel time from runtime overhead
 # when run_bench.sh shows a gap. Same .vmfb, same launches; prints kernel, grid, block, ns.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A compute-bound program for the cuda driver: one 4096x4096x4096 f32 matmul (137 GFLOP),
 // inputs as arguments. docs/facts_corrections.md has IREE 3.13.0's own runtime at 35.3 ms per
 // call for this shape (sm_80 PTX on an H200).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // raw_graph: the dispatch-bound module's kernels launched straight through the CUDA driver API,
 // the floor that our runtime's per-dispatch time is compared against (bench/cuda/run_bench.sh).
 //

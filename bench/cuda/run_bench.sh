@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Issue 5's CUDA benchmarks, run on a GPU machine from the payload of bench/cuda/build_payload.sh,
 # in one go (results: bench/results/cuda.txt):
 #   1. the dispatch-bound module (bench/cuda/gen_chain.py: 100 dependent elementwise dispatches in

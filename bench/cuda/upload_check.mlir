@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Checks that tool inputs reach the kernels intact once the tools upload them to device-local
 // memory (src/tooling/device_upload.h): each function returns one element as a scalar, which
 // iree-rt-run prints. run_bench.sh expects `f32=512` (4096 * 0.5 * 0.25) and `f32=8190`.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Real models, ours against IREE 3.13.0's runtime on the same .vmfb and input: same bytes?
 error against the framework's own output; ms per call as the median of paired alternating runs.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the benchmark models whose weights are constants: mlp.mlir and cnn.mlir.
 
 Weights are numpy random with a fixed seed, embedded as dense hex constants (so the programs

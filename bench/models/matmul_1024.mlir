@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A compute-bound program: one 1024x1024x1024 f32 matmul (2.1 GFLOP), inputs as arguments, so
 // per-call time is dominated by codegen quality and (on local-task) the worker pool's scaling.
 func.func @matmul_1024(%lhs: tensor<1024x1024xf32>, %rhs: tensor<1024x1024xf32>)

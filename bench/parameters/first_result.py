@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Time to first result of a program whose weights live in a parameter archive: ours
 (iree-rt-run) against IREE's iree-run-module on the same .vmfb, archive and input, each in its
 parameter modes, with the page cache warm and (when this process may drop it) cold. Also the raw

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Load bandwidth of parameter bytes into device memory: Device::QueueReadMany (what io_parameters
 // runs) against the raw limit measured in the same run.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_csharp.i: the C# half of the SWIG interface (namespace IreeRt). Defines the typemaps
 // bindings/swig/iree_rt.i asks for, in P/Invoke terms. SWIG output (IreeRtNative.cs,
 // IreeRtPInvoke.cs, iree_rt_csharp_wrap.c) is produced by the build and is internal: the public
@@ -16,6 +17,12 @@
 %pragma(csharp) moduleclassmodifiers="internal class"
 %pragma(csharp) imclassclassmodifiers="internal class"
 %typemap(csclassmodifiers) enum rt_handle_kind "internal enum"
+// Every wrapper call goes through IreeRtNative, whose explicit static constructor therefore runs
+// before the first P/Invoke (that of IreeRtPInvoke's type initializer included): it loads the
+// glue by absolute path (NativeLibraryLoader.cs), so no MONO_PATH or LD_LIBRARY_PATH is needed.
+%pragma(csharp) modulecode=%{
+  static IreeRtNative() { NativeLibraryLoader.Ensure(); }
+%}
 %pragma(csharp) imclasscode=%{
   internal delegate void RtThrowCallback(int code, global::System.IntPtr message);
   static readonly RtThrowCallback rtThrow = PendingException.SetFromNative;

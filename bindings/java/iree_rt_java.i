@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_java.i: the Java half of the SWIG interface (package dev.ireert). Defines the
 // typemaps bindings/swig/iree_rt.i asks for, in JNI terms, plus the direct-ByteBuffer ones.
 // SWIG output (IreeRtNative.java, IreeRtJni.java, iree_rt_java_wrap.c) is produced by the build

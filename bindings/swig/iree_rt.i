@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt.i: the SWIG interface shared by the Java and C# bindings.
 //
 // SWIG reads include/iree_rt.h itself; this file only says how its conventions map to a managed
@@ -139,7 +140,11 @@ RT_HANDLE_TYPEMAPS(iree_rt_instance_t, Instance)
 RT_HANDLE_TYPEMAPS(iree_rt_device_info_list_t, DeviceInfoList)
 RT_HANDLE_TYPEMAPS(iree_rt_device_options_t, DeviceOptions)
 RT_HANDLE_TYPEMAPS(iree_rt_device_t, Device)
+#ifdef SWIGCSHARP
+RT_HANDLE_TYPEMAPS(iree_rt_buffer_t, DeviceBuffer)  // "Buffer" would clash with System.Buffer
+#else
 RT_HANDLE_TYPEMAPS(iree_rt_buffer_t, Buffer)
+#endif
 RT_HANDLE_TYPEMAPS(iree_rt_buffer_view_t, Tensor)
 RT_HANDLE_TYPEMAPS(iree_rt_semaphore_t, Semaphore)
 RT_HANDLE_TYPEMAPS(iree_rt_fence_t, Fence)

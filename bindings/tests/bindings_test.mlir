@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The program the Java and C# binding tests (and bench/bindings) call: scalars, tensors, and a
 // function that fails on purpose. Compiled for llvm-cpu at build time.
 #map = affine_map<(d0) -> (d0)>

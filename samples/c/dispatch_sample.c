@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A kernel-level sample: runs one executable compiled by iree-compile (saxpy.mlir) on a CPU
  * device through the HAL part of the public C ABI, without the VM, checks every element against a host computation and prints
  * the result.

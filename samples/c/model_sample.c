@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* The main job: loads a model compiled by iree-compile (samples/models/mlp.mlir), runs it on a
  * device through the public C ABI (the hal module, a context, a function call with a tensor),
  * prints the result as iree-run-module does and checks it against the same network computed on

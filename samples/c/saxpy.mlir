@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // out[i] = a * x[i] + y[i] over 1024 floats, split into 16 workgroups of 64 elements.
 // `a` arrives as push constant 0 (the bits of an f32).
 #layout = #hal.pipeline.layout<constants = 1, bindings = [

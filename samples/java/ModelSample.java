@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The main job from Java: loads the sample model (samples/models/mlp.mlir, compiled to a .vmfb by
 // the build), runs it on a device through the dev.ireert bindings and prints the result as
 // iree-run-module does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The main job's model: a two-layer perceptron, 2x4 -> 8 (relu) -> 3, in StableHLO.
 // Weights follow the formulas samples/c/model_sample.c uses to check the result on the host:
 //   w1[i][j] = ((8i + j) % 7 - 3) / 4    b1[j] = (j % 3 - 1) / 2

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_buffer_*: allocation, import, subspans, properties and synchronous host access.
 #include <cstring>
 

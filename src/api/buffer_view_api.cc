@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_buffer_view_* and iree_rt_element_type_byte_count.
 #include "api/handles.h"
 #include "api/status_bridge.h"

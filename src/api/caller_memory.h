@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CallerMemory: the keep-alive of memory a caller lends without a copy (module bytes, parameter
 // archives and parameters): its last reference calls the caller's release callback. A failed
 // load or add disarms it, since the caller then keeps ownership.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_command_buffer_*.
 #include "api/convert.h"
 #include "api/handles.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_context_* and iree_rt_function_*: linking modules and calling their functions.
 #include <mutex>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Conversions from C argument forms to HAL values, shared by several <object>_api.cc files.
 // Each validates what it converts and names the offending parameter.
 #ifndef IREE_RT_API_CONVERT_H_

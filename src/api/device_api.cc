@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_device_options_* and iree_rt_device_* (creation and queries; queue operations are in
 // queue_api.cc).
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The objects behind the C handles, and the only casts between the two (Dawn's ToAPI/FromAPI).
 //
 // Every handle points at a HandleObject: a RefObject with a type tag and a magic word that the

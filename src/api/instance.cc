@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // InstanceHandle: the C ABI's instance over the session layer (session::DriverSet, the VM
 // instance), with the options of iree_rt_instance_options_t applied.
 #include "api/handles.h"

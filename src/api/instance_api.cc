@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_instance_options_*, iree_rt_instance_* and iree_rt_device_info_list_*.
 #include "api/handles.h"
 #include "api/status_bridge.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_module_*: loading .vmfb modules (mapped or from memory) and the built-in native ones.
 #include <cstdlib>
 #include <cstring>

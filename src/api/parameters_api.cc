@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_parameters_*: parameter sets for the io_parameters module (the module itself is made in
 // module_api.cc). Each set is one io_parameters::ArchiveProvider.
 #include <span>

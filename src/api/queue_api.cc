@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_device_queue_*: asynchronous queue operations ordered by fences.
 #include "api/convert.h"
 #include "api/handles.h"

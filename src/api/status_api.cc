@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_status_*: reading and freeing the status records made by api::Guard.
 #include "api/handles.h"
 #include "base/status.h"

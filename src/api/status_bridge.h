@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The status half of the C shim: base::Status -> iree_rt_status_t, the Guard every exported
 // function runs its body in, and the argument checks shared by all of them.
 #ifndef IREE_RT_API_STATUS_BRIDGE_H_

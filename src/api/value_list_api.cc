@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_value_list_*: the variant lists that carry call arguments and results.
 #include <cmath>
 #include <limits>

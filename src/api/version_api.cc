@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Version queries and iree_rt_get_proc.
 #include <algorithm>
 #include <cstring>
@@ -20,7 +21,7 @@ struct ProcEntry {
 
 uint32_t iree_rt_get_abi_version(void) { return IREE_RT_ABI_VERSION; }
 
-// IREE_RT_VERSION_STRING ("0.1.0 (ABI 1.0)") is defined by src/api/CMakeLists.txt.
+// IREE_RT_VERSION_STRING ("1.0.0 (ABI 1.0)") is defined by src/api/CMakeLists.txt.
 const char* iree_rt_get_version_string(void) { return IREE_RT_VERSION_STRING; }
 
 iree_rt_proc_t iree_rt_get_proc(const char* name) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The handle objects of the VM part of the C ABI: modules, contexts, functions, value lists,
 // parameter sets.
 //

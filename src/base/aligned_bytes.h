@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AlignedBytes: a private copy of some bytes in memory aligned to a chosen boundary, for files
 // read whole into memory (a module with --module_mode=preload, a parameter archive with
 // --parameter_mode=preload): page alignment keeps every alignment the file's layout promises.

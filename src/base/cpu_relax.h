@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CpuRelax: the spin-loop hint (x86 PAUSE, arm YIELD), so a sibling hyperthread runs while the
 // caller polls.
 #ifndef IREE_RT_BASE_CPU_RELAX_H_

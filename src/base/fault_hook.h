@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Allocation fault hook: lets a test make the allocations that bypass operator new fail.
 //
 // Most memory comes from operator new, which a test can replace to inject std::bad_alloc. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Glob matching as IREE uses it for device ids and test filters: '*' matches any run of
 // characters, '?' exactly one, everything else itself.
 #ifndef IREE_RT_BASE_GLOB_H_

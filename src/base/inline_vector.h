@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // InlineVector<T, N>: a vector whose first N elements live inside the object, for the short
 // lists of hot paths (a fence's timepoints, a call's semaphores) that would otherwise allocate
 // on every use. Only what those paths need: push_back, indexing, iteration, clear.

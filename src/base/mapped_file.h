@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // MappedFile: a whole file mapped privately into memory.
 //
 // The mapping is private copy-on-write: callers treat the bytes as read-only, but a stray write

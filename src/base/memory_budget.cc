@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "base/memory_budget.h"
 
 namespace iree_rt::base {

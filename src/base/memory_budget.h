@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // MemoryBudget: a byte count shared by everything one context allocates (VM buffers, lists,
 // globals, HAL buffers made through the hal module), with a cap; and MemoryCharge, the RAII
 // share of it that an allocation holds until it is freed.

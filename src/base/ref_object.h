@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RefObject: an intrusive, thread-safe reference count, and Ref<T>, its smart pointer.
 //
 // Objects start with one reference owned by whoever created them (MakeRef returns it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Which sanitizer this build runs under, for code that must behave differently there:
 // IREE_RT_ASAN (AddressSanitizer) or IREE_RT_TSAN (ThreadSanitizer) is defined to 1.
 // GCC announces sanitizers with predefined macros, Clang through __has_feature.

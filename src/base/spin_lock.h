@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SpinLock: a one-word lock for critical sections of a few loads and stores that never block.
 //
 // Taking it is one atomic exchange and releasing it a plain store, where std::mutex costs two

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Status and StatusOr<T>: the error currency of every layer below the C ABI.
 //
 // An OK status holds no allocation. An error holds a shared, immutable record

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // StrCat: concatenates streamable values into a std::string (messages only; not hot paths).
 #ifndef IREE_RT_BASE_STR_CAT_H_
 #define IREE_RT_BASE_STR_CAT_H_

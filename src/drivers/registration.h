@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RegisterEnabledDrivers: registers every driver enabled at configure time. Defined in the file
 // CMake generates from src/drivers/registration.cc.in (one call per IREE_RT_DRIVER_* option that
 // is ON); there is no static self-registration.

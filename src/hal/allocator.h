@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Allocator: makes device buffers and imports host memory.
 //
 // Thread-safety: all methods may be called from any thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Buffer: a range of memory a device can use, possibly a subspan of a larger allocation.
 //
 // Root buffers are made by an Allocator (or imported); subspans reference their root and add an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::BufferView: a buffer plus shape, element type and encoding: how tensors cross APIs.
 //
 // Immutable after creation; safe to share between threads.

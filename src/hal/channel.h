@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Channel: a communicator of an SPMD program, this process's rank among |count| ranks, over
 // which command buffers run collectives (hal.channel.*, hal.command_buffer.collective).
 //

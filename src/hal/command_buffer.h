@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::CommandBuffer: a recorded sequence of transfers and dispatches, submitted with
 // Device::QueueExecute.
 //

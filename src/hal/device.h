@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Device: one device's allocator, object factories and its queue.
 //
 // Queue operations are asynchronous: each starts once every |wait| timepoint is reached and, when

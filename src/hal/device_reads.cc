@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Device::QueueRead and QueueReadMany: file bytes into buffers, in parallel on the host and, for
 // memory the host cannot map, streamed through staging slots with copies in flight.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DeviceUri: "driver", "driver://path" or "driver://path?key=value&key2=value2".
 //
 // Examples: "local-task", "local-task://?workers=4", "cuda://0", "cuda://GPU-<uuid>".

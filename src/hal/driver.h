@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Driver: enumerates and creates the devices of one backend (local-task, cuda, ...).
 //
 // Thread-safety: every method may be called from any thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::DriverRegistry: the drivers built into this library, registered explicitly at start-up
 // (drivers/registration.cc.in, generated from the CMake driver options).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Element types as IREE numbers them (hal_abi_facts.md §2.1): bits 31..24 the numerical type,
 // bits 7..0 the bit width. These values cross the C ABI and the VM unchanged.
 #ifndef IREE_RT_HAL_ELEMENT_TYPE_H_

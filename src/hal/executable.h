@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Executable: device code loaded from a compiled executable, with one entry point per export.
 //
 // Immutable once created; safe to share between threads and command buffers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::ExecutableCache: turns compiled executable data into Executables for one device.
 //
 // Thread-safety: PrepareExecutable may be called from any thread.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Fence: a set of semaphore timepoints, at most one per semaphore (the highest value wins).
 //
 // A fence is reached when every timepoint is reached, and failed when any semaphore failed.

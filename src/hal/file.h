@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::File: a byte source/sink for Device::QueueRead/QueueWrite (parameter archives, checkpoints).
 //
 // Thread-safety: reads and writes of disjoint ranges may run concurrently.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Semaphore: a 64-bit timeline that only moves forward, or fails for good.
 //
 // Waiters wait for "value >= N". Fail(status) stores the first failure; every current and later

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::StagingPool: the host-visible, device-visible buffers (pinned memory on CUDA) through which
 // Device::QueueReadMany streams file bytes into device memory, kept between reads so a program's
 // many parameter loads do not pay for pinning memory each time.

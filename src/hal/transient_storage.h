@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::TransientStorage: the side of a QueueAlloca buffer that queue_dealloca uses. Its storage
 // can be released while handles to the buffer remain; later use of the buffer then fails to map
 // instead of touching freed memory.

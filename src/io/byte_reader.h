@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ByteReader: a bounds-checked little-endian cursor over untrusted bytes. Every read either
 // succeeds entirely or returns false and leaves the cursor where it was, so a parser can never
 // read outside its span, whatever the counts and offsets in the file say.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The ggml tensor types a .gguf file may name, with the storage size of each: a type packs
 // |block_size| elements into |type_size| bytes (1 and the element size for plain types).
 #ifndef IREE_RT_IO_GGML_TYPES_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParseGguf: the tensors of a .gguf file, versions 2 and 3 (little-endian).
 //
 // The metadata key/value section is walked (every value type, arrays of strings and nested

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParseIrpa: the entries of an IREE parameter archive (.irpa, format version 0.0).
 //
 // Accepts SKIP (dropped), SPLAT and DATA entries and follows chained headers (next_header_offset).

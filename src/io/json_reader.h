@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParseJson: a small strict JSON (RFC 8259) reader for archive headers (safetensors). Our own,
 // because the headers are untrusted: nesting is bounded (kMaxJsonDepth, no unbounded recursion),
 // every string escape is checked, and numbers keep their text so integers convert exactly.

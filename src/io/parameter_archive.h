@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParseParameterArchive: picks the parser for an archive by its format, given or taken from the
 // file name's extension as IREE's tools do.
 #ifndef IREE_RT_IO_PARAMETER_ARCHIVE_H_

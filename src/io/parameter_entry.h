@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParameterEntry: one named parameter of an archive (.irpa, .safetensors, .gguf), as the parsers
 // return it. Entries only describe where the bytes are; they never own or copy them, so a model
 // of many GB is indexed without reading its data.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "io/parameter_index.h"
 
 namespace iree_rt::io {

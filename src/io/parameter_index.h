@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParameterIndex: every parameter of one scope, merged from the archives given for it (IREE's
 // tools take several files per scope, e.g. one per tensor-parallel rank). Each entry remembers
 // its file; a key found in two files is refused, naming both.

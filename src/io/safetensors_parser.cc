@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "io/safetensors_parser.h"
 
 #include "io/byte_reader.h"

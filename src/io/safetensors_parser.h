@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParseSafetensors: the tensors of a .safetensors file (a u64 header length, a JSON header of
 // {"name": {"dtype", "shape", "data_offsets": [begin, end]}}, then the data).
 //

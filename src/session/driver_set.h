@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // session::DriverSet: the HAL drivers one runtime instance may use, and the devices made from
 // them. Every enabled driver, or a caller's subset; each driver created once, on first use; a
 // device created from a URI whose parameters merge with per-driver defaults. The C ABI's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "session/vm_instance.h"
 
 #include "modules/hal/ref_types.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // session::CreateVmInstance: the VM instance every runtime session starts from, with the HAL's
 // ref types registered (every compiled program passes buffers, views and fences) and the limits
 // its contexts run under.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // tooling::UploadToDevice: moves a parsed tool input into device-local memory; DownloadToHost
 // brings a result back where the host can read it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Function inputs and results in iree-run-module's text conventions, shared by the tools.
 //
 // Inputs are parsed against the function's calling convention, one spec per top-level

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "tooling/info_flags.h"
 
 #include <cstdio>
@@ -6,6 +7,7 @@
 #include "hal/driver_registry.h"
 #include "iree_rt.h"
 #include "session/driver_set.h"
+#include "vm/bytecode/module_image.h"
 
 namespace iree_rt::tooling {
 
@@ -84,7 +86,10 @@ base::StatusOr<bool> HandleInfoFlag(std::string_view tool, std::string_view arg,
   if (name == "--version") {
     PrintAndExit(tool, base::StrCat(tool, " (iree_rt ", IREE_RT_PACKAGE_VERSION, ", ABI ",
                                     IREE_RT_ABI_VERSION_MAJOR, ".", IREE_RT_ABI_VERSION_MINOR,
-                                    "; runs modules of iree-base-compiler 3.13.0)\n"));
+                                    "; runs modules of iree-base-compiler ",
+                                    vm::bytecode::kCompilerVersion, ", bytecode ",
+                                    vm::bytecode::kBytecodeVersionMajor, ".",
+                                    vm::bytecode::kBytecodeVersionMinor, ")\n"));
   }
   if (name == "--list_drivers") PrintAndExit(tool, ListDrivers());
   if (name == "--list_devices") PrintAndExit(tool, ListDevices(value, /*dump=*/false));

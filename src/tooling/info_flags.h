@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // tooling::InfoFlags: the flags every tool takes as IREE's tools do, besides its own:
 //   --version                      the tool and runtime version, then exit
 //   --list_drivers                 the HAL drivers built in, then exit

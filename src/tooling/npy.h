@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // NumPy .npy files <-> buffer views, for `@file.npy` inputs and `--output=@file.npy` results
 // (vm_format_facts.md §6.2, §6.4).
 //

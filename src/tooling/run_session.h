@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // tooling::RunSession: the setup every command-line tool shares (iree-rt-run, iree-rt-check,
 // iree-rt-benchmark): an instance with the hal ref types, the devices named by --device, the
 // native hal and check modules, the --module files (mmapped) and one context over them all.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Arg: one argument of a native function as the interpreter hands it over: a primitive, or
 // a ref borrowed from the caller's register (no reference count change either way).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Buffer ("vm.buffer"): a fixed-length byte array that programs allocate, read and write,
 // and the object behind every rodata segment (read-only, aliasing the module's bytes).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Calling-convention strings: parsing, and checking values against them.
 //
 // "0" then arguments, "_", results. i=i32 I=i64 f=f32 F=f64 r=ref v=none; C...D is a variadic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Context: modules linked together with their per-context state; the unit a host calls into.
 //
 // Create registers modules in order: each gets its state, its dependencies are checked and its

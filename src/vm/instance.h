@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Instance: the registry of ref types, shared by every module and context created from it.
 //
 // Loading a bytecode module resolves its type table through here, so the modules whose types a

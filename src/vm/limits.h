@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Limits: the caps a context enforces on the programs it runs, and ContextQuota, the view of
 // them (plus the context's memory budget) that module states and the interpreter check against.
 //

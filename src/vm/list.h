@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::List ("vm.list"): a growable list of primitives (dense storage), of refs of one type,
 // or of variants (any value or ref per element), as the vm.list.* ops and host I/O use it.
 //

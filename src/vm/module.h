@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Module: the interface every module implements, bytecode (loaded from a .vmfb) or native
 // (written in C++: `check`, `hal`). A module is immutable and may be shared by many contexts;
 // everything per-context lives in the ModuleState it creates.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::NativeModule: the base for modules written in C++ (`check`, `hal`).
 //
 // A subclass lists its functions (name, cconv, handler) once; Call checks the arguments against

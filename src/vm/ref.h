@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Ref: a retained reference to an object the VM can hold in a ref register, with its type.
 //
 // Objects exposed to programs derive from base::RefObject and are described by a RefType, a

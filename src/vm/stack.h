@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Stack: the execution state of one invocation, created by the caller of Module::Call.
 //
 // It outlives a DEFERRED return, so a yielding module keeps its frames here (in its extension

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::ValueType and vm::Type: what a register, a list element or a type-table entry holds.
 #ifndef IREE_RT_VM_TYPE_H_
 #define IREE_RT_VM_TYPE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // vm::Value: one argument, result or variant-list element: a primitive or a ref.
 #ifndef IREE_RT_VM_VALUE_H_
 #define IREE_RT_VM_VALUE_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* Compiles include/iree_rt.h as strict C99 (-std=c99 -pedantic -Wall -Wextra -Werror) and
  * touches its types and constants, so a header change that breaks C clients fails the build. */
 #include "iree_rt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 /* A C99 client of libiree_rt: instance, device enumeration, a local-task device, buffer
  * write/read, a buffer view, a semaphore, and a queue fill ordered by fences. Exits non-zero and
  * prints the failing step on any error. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # symbols_test: checks that libiree_rt exports exactly the functions of include/iree_rt.symbols
 # and that the header declares exactly those functions with IREE_RT_EXPORT.
 # Usage: cmake -DNM=<nm> -DLIBRARY=<libiree_rt.so> -DSYMBOLS=<iree_rt.symbols>

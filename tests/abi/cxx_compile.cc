@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Compiles include/iree_rt.h as C++17 (-std=c++17 -pedantic -Wall -Wextra -Werror) and checks
 // the layout promises bindings rely on.
 #include <type_traits>

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Keeps the layers of src/ and tools/ by test (ctest abi_layering, label "abi").
 
 Every `#include "..."` in src/ and tools/ is checked against LAYERS below, and every source file

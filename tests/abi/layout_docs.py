@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Keeps the pictures of the layout in step with the code (run by layering.py).
 
 Three checks:

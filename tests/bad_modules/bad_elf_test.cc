@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The bad-module corpus, executable part: CPU executables compiled by iree-compile
 // (embedded-elf, this host's arch) broken one field at a time. ElfModule::Load must reject each
 // with a message naming the broken header, table or entry, and never crash or run code.

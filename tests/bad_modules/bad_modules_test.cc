@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The bad-module corpus, VM part: real modules compiled by iree-compile, broken one field at a
 // time. Each broken module must fail BytecodeModule::Load (archive, FlatBuffer, load-time checks,
 // type resolution, bytecode verifier) with a message that names what is wrong; none may crash
@@ -177,11 +178,11 @@ TEST_P(BadModuleTest, TablesOutOfRange) {
   const size_t root = ModuleRootPos(module_);
   const uint32_t function_count = static_cast<uint32_t>(image_->functions().size());
   auto expect = [&](size_t pos, auto value, std::initializer_list<std::string_view> substrings,
-                    const std::string& what) {
+                    const std::string& what, base::StatusCode code = base::StatusCode::kOk) {
     ASSERT_NE(pos, 0u) << what;
     std::vector<uint8_t> broken = module_;
     WriteAt(broken, pos, value);
-    ExpectRejected(LoadModule(broken), "table value out of range", substrings, What(what));
+    ExpectRejected(LoadModule(broken), "table value out of range", substrings, What(what), code);
   };
   uint32_t count = 0;
   size_t elements = VectorElementsPos(module_, root, 18, &count);  // exported_functions
@@ -200,17 +201,19 @@ TEST_P(BadModuleTest, TablesOutOfRange) {
     expect(d + 0, int32_t{-4}, {"bytecode (offset"}, f + " bytecode_offset < 0");
     expect(d + 4, int32_t{0x7FFFFFF0}, {"bytecode (offset"}, f + " bytecode_length");
     expect(d + 4, int32_t{0}, {"bytecode (offset"}, f + " bytecode_length 0");
-    expect(d + 8, uint32_t{1u << 20}, {"requires features"}, f + " requirements");
+    expect(d + 8, uint32_t{1u << 20}, {"requires features"}, f + " requirements",
+           base::StatusCode::kIncompatible);
     expect(d + 14, int16_t{0}, {"has no blocks"}, f + " block_count 0");
     expect(d + 16, int16_t{-1}, {"registers"}, f + " i32_register_count");
     expect(d + 18, int16_t{-1}, {"registers"}, f + " ref_register_count");
   }
   expect(TableFieldPos(module_, root, 30), uint32_t{18u << 16}, {"bytecode version mismatch"},
-         "bytecode_version 18.0");
+         "bytecode_version 18.0", base::StatusCode::kIncompatible);
   expect(TableFieldPos(module_, root, 30), uint32_t{(17u << 16) | 1}, {"bytecode version mismatch"},
-         "bytecode_version 17.1");
+         "bytecode_version 17.1", base::StatusCode::kIncompatible);
   if (size_t requirements = TableFieldPos(module_, root, 8)) {
-    expect(requirements, uint32_t{1u << 9}, {"requires features"}, "module requirements");
+    expect(requirements, uint32_t{1u << 9}, {"requires features"}, "module requirements",
+           base::StatusCode::kIncompatible);
   }
   // Rodata stored after the FlatBuffer: offsets past the end of the file.
   elements = VectorElementsPos(module_, root, 22, &count);

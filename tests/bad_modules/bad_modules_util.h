@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers of the bad-module corpus: test files, loading, rejection checks with per-category
 // counts, and the byte positions of every offset and length in a module's FlatBuffer.
 #ifndef IREE_RT_TESTS_BAD_MODULES_BAD_MODULES_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AllocatorTest: allocation, reported properties, limits, statistics and host imports.
 #include <atomic>
 #include <cstdlib>

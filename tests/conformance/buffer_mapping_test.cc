@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // BufferMappingTest: host access to DEVICE_LOCAL|HOST_VISIBLE buffers (IREE buffer/mapping_test).
 #include <numeric>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Command buffers without dispatches: creation and state (CommandBufferBasicTest), and
 // fill/copy/update recorded with direct refs or binding-table slots (IREE command_buffer/*_test).
 #include <numeric>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The fixture every conformance suite derives from, and the helpers the suites share.
 //
 // A case is parameterized by backend (and, for command-buffer suites, by recording mode). SetUp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DispatchReuseTest: reusable command buffers resubmitted with different binding tables, deferred
 // submissions that must retain what they use, large and many dispatches, and alloca/execute/
 // dealloca cycles ordered only by semaphores (IREE command_buffer/dispatch_reuse_test).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DispatchTest: the test kernels dispatched from command buffers recorded with direct refs or
 // binding-table slots: bindings with offsets, constants, several exports, several workgroups,
 // workgroup counts read from buffers, and pipelines of dispatches joined by barriers and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared pieces of the dispatch suites: a fixture that skips when the build has no compiled test
 // kernels, and small helpers for recording the test kernels' dispatches.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DriverTest: enumerating a backend's driver and creating its devices by URI, and the device
 // queries compiled programs make to pick a device (IREE core/driver_test).
 #include "cts_test.h"

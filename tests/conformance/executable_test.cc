@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExecutableCacheTest and ExecutableTest: preparing the test kernels, format negotiation and export
 // reflection (IREE core/executable_cache_test, core/executable_test).
 #include <algorithm>

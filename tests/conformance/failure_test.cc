@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // FailureTest: errors found while recording are returned and enqueue nothing; errors found while
 // executing fail the submission's signal semaphores (and everything waiting on them) with the
 // error's code, and leave the device usable. Malformed or foreign executables are rejected

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // FileTest: QueueRead/QueueWrite between buffers and hal::File (IREE file/file_test), over a
 // host-memory file (utils::MemoryFile).
 #include <atomic>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // QueueAllocaTest: queue-ordered allocation and deallocation (IREE queue/queue_alloca_test and
 // command_buffer/transient_buffer_test). The buffer handle exists at once; its storage may be used
 // after the alloca signals and is released by a dealloca, after which the handle fails cleanly.

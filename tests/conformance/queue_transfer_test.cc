@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // QueueTransferTest: queue fill/update/copy/barrier (IREE queue/queue_transfer_test): pattern
 // widths, subranges, large sizes, source capture, chains ordered only by semaphores.
 #include <numeric>

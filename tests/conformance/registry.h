@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The HAL conformance suite's backend registry (IREE hal/cts/util/registry.h in spirit).
 //
 // A backend is one way of creating a hal::Device plus what the suites need to know about it: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RegistryTest: the glob matching and expectation lookup behind the unsupported/xfail lists, and
 // the backends this binary was built for. Parameterized by backend (without creating devices) so
 // the case names differ between the per-driver binaries, as ctest needs unique names.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The one source of the conformance suite compiled per test binary: it names the driver whose
 // backends the suites, compiled once for all drivers, are instantiated for.
 #include "registry.h"

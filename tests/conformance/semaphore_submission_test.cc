@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SemaphoreSubmissionTest: queue submissions ordered by semaphores (IREE
 // queue/semaphore_submission_test). Submissions whose waits are not yet met must return at once
 // (wait-before-signal) and run when the host or another submission signals; failures propagate

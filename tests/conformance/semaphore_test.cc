@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SemaphoreTest: timeline semaphores made by the device, on one thread (IREE core/semaphore_test),
 // plus timepoint callbacks and fences over device semaphores.
 #include <atomic>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SemaphoreThreadTest: semaphores shared between threads (IREE core/semaphore_thread_test), and
 // many threads waiting, signaling, failing and registering timepoints at once.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CommandBufferStressTest: many small submissions in a tight loop, command buffers with thousands
 // of commands, and several host threads submitting to one device at once (IREE
 // command_buffer/stress_test).

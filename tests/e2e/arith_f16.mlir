@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // f16 arithmetic: results are rounded to half precision, so tolerances are loose.
 
 func.func @f16_arith() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // arith/math ops on f32 tensors (elementwise arith on tensors is lowered by IREE).
 
 func.func @add_sub_mul_div() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // i1 logic and conversions between integer and float widths.
 
 func.func @i1_logic() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Integer arith on i8, i32 and i64 tensors, including wrap-around and signed/unsigned forms.
 
 func.func @i32_arith() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host-side control flow steered by values read back from tensors.
 
 func.func private @read_i32(%t: tensor<i32>) -> i32 {

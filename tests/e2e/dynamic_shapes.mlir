@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Dynamic shapes: static inputs are cast to dynamic and passed through a private function
 // marked noinline, so the shapes travel at runtime as tensor.dim values.
 

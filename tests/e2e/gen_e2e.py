@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the e2e modules whose inputs are too large to write by hand: matmuls of several
 sizes, a small MLP (StableHLO) and a small CNN (TOSA). Weights come from numpy with a fixed
 seed and the expected outputs are computed here with numpy (float64), never by a runtime.

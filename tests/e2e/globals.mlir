@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Mutable module state: util.global tensors and scalars updated across calls.
 // Cases run in order in one context, so the counter test relies only on its own calls.
 

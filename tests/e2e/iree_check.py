@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs an e2e .vmfb under IREE's own Python runtime (iree-base-runtime) with a Python
 implementation of the `check` module, so the suite's expected constants can be validated
 against the upstream runtime independently of iree_rt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Convolutions and pooling as named linalg ops (NHWC/HWCF and NCHW/FCHW, strides, padding).
 // Expected values were computed with numpy (direct-loop convolution).
 

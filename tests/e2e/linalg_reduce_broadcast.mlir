@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Broadcasts, reductions over each axis and transposes written as linalg ops.
 
 #id2 = affine_map<(d0, d1) -> (d0, d1)>

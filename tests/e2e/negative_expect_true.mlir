@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Negative control: one passing case and one failing check.expect_true; the module must
 // fail as a whole even though its first case passes. Registered with WILL_FAIL.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Negative control: a mismatch just beyond tolerance (|1.0 - 1.002| = 2e-3 > atol 1e-3 with
 // rtol 0) must fail the case. Registered with WILL_FAIL.
 

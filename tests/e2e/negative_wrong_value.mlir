@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Negative control: this check must FAIL (1 + 1 != 3), so a runner that reports every case
 // as passed is caught. Registered with WILL_FAIL.
 

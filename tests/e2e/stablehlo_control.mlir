@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // StableHLO control flow on tensor predicates: while, if, case.
 
 // Collatz-like iteration on a tensor counter: 27 takes 111 steps to reach 1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // stablehlo.convolution (NHWC/HWIO, stride, padding) and reduce_window pooling.
 // Expected values were computed with numpy (direct-loop convolution).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // stablehlo.dot_general / dot: plain, batched, matrix-vector and transposed operands.
 // Larger sizes are covered by the generated linalg matmul module.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // StableHLO elementwise ops across f32, f16, i32, i8, i64 and i1.
 
 func.func @f32_binary() {

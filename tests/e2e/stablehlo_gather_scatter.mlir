@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // stablehlo.gather / scatter / dynamic_slice / dynamic_update_slice with runtime indices.
 
 func.func private @table() -> tensor<5x3xf32> {

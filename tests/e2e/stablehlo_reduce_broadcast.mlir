@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // StableHLO broadcasts and reductions (sum/max/min over different axes, multi-operand argmax).
 
 func.func @broadcast_in_dim() {

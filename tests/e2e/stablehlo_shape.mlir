@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // StableHLO data movement: transpose, reshape, concatenate, slice (strided), pad, reverse, iota.
 
 func.func private @m2x3x4() -> tensor<2x3x4xi32> {

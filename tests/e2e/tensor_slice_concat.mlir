@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // tensor dialect data movement: slices (incl. strided), insert, concat, pad, reshape.
 
 // Returns a freshly computed tensor, not the constant itself: iree-compile 3.13.0 lets

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TOSA control flow (cond_if / while_loop) on tensor predicates, plus multiple functions
 // sharing an internal helper. Written in generic form: the regions take block arguments.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TOSA elementwise ops (TOSA 1.0 syntax: tosa.mul takes a shift operand, tosa.negate takes
 // zero-point operands).
 

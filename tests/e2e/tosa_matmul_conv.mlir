@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TOSA matmul, conv2d, depthwise_conv2d and pooling (TOSA 1.0: zero points are operands;
 // the custom assembly of these ops changed, so the generic form is used).
 // Expected values were computed with numpy (direct-loop convolution).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TOSA data movement and reductions. Shape-like arguments (reshape, slice, tile, pad) are
 // !tosa.shape operands from tosa.const_shape in TOSA 1.0. Ops with attributes use the generic
 // form: 3.13.0's custom assembly rejects the `{attr = ...}` dictionary.

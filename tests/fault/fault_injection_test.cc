@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Allocation fault injection over the e2e programs, through the C ABI.
 //
 // This executable replaces the global operator new (every form) and installs the hook of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CPU executable loader fuzzer: any bytes → ElfModule (FatELF unwrapping, header, program
 // headers, dynamic table, symbol/hash/string tables, relocations, initializer checks, page
 // protections). Initializers are validated but not run: a mutated image's code is not ours to

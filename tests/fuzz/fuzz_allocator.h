@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A host allocator for the tooling fuzzers: heap buffers, capped at 64 MiB per allocation so a
 // spec like `100000x100000xf32` is refused with RESOURCE_EXHAUSTED instead of exhausting the
 // fuzzer's memory (the CPU device's limit is far larger).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What every parameter archive harness checks of a parse that succeeded: each data entry lies
 // inside the input (its first and last bytes are read, so ASan sees any range past the end),
 // honours its alignment, and the entries merge into an index (no duplicate keys slipped through).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared by the VM fuzzers: an instance that resolves every type compiled programs name, and a
 // copy of the input at an 8-byte aligned address (the loader reads the FlatBuffer in place).
 #ifndef IREE_RT_TESTS_FUZZ_FUZZ_VM_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // .gguf files: ParseGguf over any bytes (metadata values and arrays, tensor infos, type sizes);
 // a parse that succeeds must describe only bytes inside the input.
 #include <cstddef>

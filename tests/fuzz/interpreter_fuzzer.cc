@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Interpreter fuzzer: mutated bytecode and rodata of real compiled modules that still load and
 // verify are linked into a context (which runs __init) and every export is called, once with
 // zeroed arguments and once with ones (null refs). Whatever the program computes, the call must

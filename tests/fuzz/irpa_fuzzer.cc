@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // .irpa archives: ParseIrpa over any bytes (chained headers, every entry type);
 // a parse that succeeds must describe only bytes inside the input.
 #include <cstddef>

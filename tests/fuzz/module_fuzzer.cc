@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Module loader + verifier fuzzer: any bytes → ModuleImage::Parse, then BytecodeModule::Load
 // (type resolution and verification of every function). Either must return a status; on
 // success every view the image hands out is read, so ASan catches one that points outside the

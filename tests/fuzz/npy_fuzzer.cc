@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // .npy fuzzer: the input is a file of zero or more arrays; ReadNpy is called until it fails or
 // the stream ends. Each array read is written back (WriteNpy) and must read again to the same
 // bytes: the writer's output is the reader's input in iree-run-module's round trips.

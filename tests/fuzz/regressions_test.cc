@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Regression tests, in every build, for the bugs the fuzzers found (their crash inputs also sit in
 // regressions/<harness>/ and run with the fuzz tests). Each names the input that found it.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Runs one fuzzer for SECONDS over a scratch corpus WORK seeded by the directories in SEEDS
 # (read-only). Fails when the fuzzer reports a crash or a leak. An input that makes the runtime
 # allocate past the fuzzer's RSS limit (out-of-memory) or run past its time limit is reported but

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // .safetensors files: ParseSafetensors over any bytes (header length, the strict JSON reader,
 // dtypes);
 // a parse that succeeds must describe only bytes inside the input.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // `--input` tensor text fuzzer: ParseElementType, ParseShapeAndType and ParseBufferView on any
 // text; every parsed view is formatted back (FormatBufferView), and the formatted text must
 // parse again to a view of the same shape and type. Specs whose data is `@PATH`/`+PATH` are not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // VMVX executable loader fuzzer: any bytes → cpu::VmvxProgram::Load (bytecode load and
 // verification, entry point signature and attr checks, linking against the vmvx module, one
 // context created). It must return a status; on success every entry point's info is read and a

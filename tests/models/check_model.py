@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs one compiled zoo model under IREE's runtime and ours on the same inputs and checks that
 both return the same bytes (where IREE's own two runs agree with each other) and that ours agrees
 with the framework's output within a tolerance.

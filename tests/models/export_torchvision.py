@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Exports a torchvision model with random weights (fixed seed, no download) to ONNX, with an
 input and PyTorch's own output for it as .npy files.
 

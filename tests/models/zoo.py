@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The model zoo: real architectures from the frameworks' own definitions (Keras applications,
 Hugging Face transformers' Flax models), random weights from a fixed seed, no downloads, exported
 through JAX to StableHLO for iree-compile.

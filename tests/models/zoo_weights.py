@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """The zoo's weights from numpy alone (no framework): a spec lists each tensor's shape, dtype,
 mean and standard deviation; generate() draws them from one numpy Generator seeded by the spec.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Many threads calling compiled programs through the C ABI at once: one shared context (calls are
 // serialized, so its globals lose no update), a context per thread (calls run in parallel and
 // each context keeps its own state), asynchronous calls whose fences other threads signal or

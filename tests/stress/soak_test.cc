@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A soak test: worker threads call the workload program for IREE_RT_SOAK_SECONDS (default 20;
 // run it for 600+ to soak), recreating their contexts, devices and asynchronous fences as they
 // go. Every result is checked, and the memory in use must not grow: a warm-up phase first brings

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A fixture owning what the stress tests share: an instance, one CPU device, the hal module over
 // it and the workload program compiled in both calling models (tests/stress/CMakeLists.txt).
 #ifndef IREE_RT_TESTS_STRESS_STRESS_FIXTURE_H_

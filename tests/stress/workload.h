@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The calls the concurrency and soak tests make from many threads, through the C ABI only: the
 // functions of programs/workload.mlir with inputs that depend on a seed, and their results
 // checked against values computed here (integer-valued floats, so exact).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs iree-rt-check and checks its exit code and output.
 
 usage: check_tool_test.py IREE_RT_CHECK --rc=N [--lines PATTERN...] [--stderr PATTERN] -- FLAGS...

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs iree-rt-run and IREE's iree-run-module with the same flags and compares them.
 
 usage: compare_run.py IREE_RT_RUN IREE_RUN_MODULE [--expect-fail] [--same-stdout] [--npy=PATH]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # cmake/iree_compile_cached.sh with a stand-in compiler that stamps each output uniquely: a second
 # build tree gets the first one's bytes without compiling; a changed flag, input, compiler id or
 # host CPU (for =host code) compiles again; a failed compile leaves no entry; an empty cache dir

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # iree-rt-run vs iree-run-module on programs compiled at build time, and iree-rt-check on check
 # programs. Included from CMakeLists.txt when iree-compile is installed.
 set(_progdir ${CMAKE_CURRENT_SOURCE_DIR}/programs)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree-rt-benchmark: times exported functions of a compiled module, with iree-benchmark-module's
 // flags and Google Benchmark output.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree-rt-check: runs a compiled check program's test cases, like IREE's iree-check-module.
 //
 //   iree-rt-check --module=m.vmfb [--module=...] [--device=local-task ...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // --expected_output for iree-rt-run: compares a function's results with expected values and
 // reports as iree-run-module (iree-base-runtime 3.13.0) does, line for line, so scripts written
 // against either tool read the same text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree-rt-run: runs one function of a compiled module, with iree-run-module's flags and output.
 //
 //   iree-rt-run --module=m.vmfb [--module=...] [--function=f] [--input=SPEC ...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 namespace IreeRt {
 
 /// <summary>A device with its queue and allocator. Thread-safe.</summary>
@@ -17,8 +18,8 @@ public sealed class Device : NativeObject {
   }
 
   /// <summary>Allocates |size| bytes of device-local memory.</summary>
-  public Buffer Allocate(long size) {
-    return new Buffer(IreeRtNative.buffer_allocate(this, Kinds.MemoryTypeDeviceLocal,
+  public DeviceBuffer Allocate(long size) {
+    return new DeviceBuffer(IreeRtNative.buffer_allocate(this, Kinds.MemoryTypeDeviceLocal,
                                                    Kinds.BufferUsageDefault, size));
   }
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 namespace IreeRt {
 
 /// <summary>Device parameters that override the URI's. Not thread-safe.</summary>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 using System.Collections.Generic;
 
 namespace IreeRt {
@@ -14,7 +15,7 @@ public sealed class Instance : NativeObject {
       : base(HandleKind.RT_KIND_INSTANCE,
              IreeRtNative.instance_create(Kinds.AbiVersion, options)) {}
 
-  /// <summary>The library's version, e.g. "0.1.0 (ABI 1.0)".</summary>
+  /// <summary>The library's version, e.g. "1.0.0 (ABI 1.0)".</summary>
   public static string Version { get { return IreeRtNative.get_version_string(); } }
 
   public IReadOnlyList<string> DriverNames {

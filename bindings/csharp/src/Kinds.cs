@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 namespace IreeRt {
 
 /// <summary>Native constants the classes share (values from iree_rt.h).</summary>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 namespace IreeRt {
 
 /// <summary>How an archive file's bytes are reached (iree_rt_parameter_mode_t).</summary>

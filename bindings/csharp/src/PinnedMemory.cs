@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 using System;
 using System.Runtime.InteropServices;
 
@@ -28,6 +29,7 @@ internal sealed class PinnedMemory {
 
   /// <summary>Unpins every memory range the runtime has released since the last call.</summary>
   internal static void Drain() {
+    NativeLibraryLoader.Ensure();  // in case this is the first native call
     IntPtr cookie;
     while ((cookie = IreeRtPInvoke.RtTakeReleased()) != IntPtr.Zero) Release(cookie);
   }

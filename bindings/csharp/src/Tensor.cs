@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 using System;
 using System.Buffers;
 using System.Runtime.InteropServices;
@@ -11,7 +12,7 @@ namespace IreeRt {
 /// ReadInto copies device memory straight into the caller's span.
 /// </summary>
 public sealed class Tensor : NativeObject {
-  Buffer buffer;  // lazily created; owns one more reference
+  DeviceBuffer buffer;  // lazily created; owns one more reference
 
   internal Tensor(IntPtr handle) : base(HandleKind.RT_KIND_BUFFER_VIEW, handle) {}
 
@@ -79,7 +80,7 @@ public sealed class Tensor : NativeObject {
       }
       return FromSpan<T>(device, data.Span, shape);
     }
-    using (var b = new Buffer(buffer)) return View(b, type, shape);
+    using (var b = new DeviceBuffer(buffer)) return View(b, type, shape);
   }
 
   /// <summary>Wraps |data| (pinned; copied unless aligned); see FromMemory.</summary>
@@ -108,7 +109,7 @@ public sealed class Tensor : NativeObject {
     using (var b = device.Allocate(bytes)) return View(b, type, shape);
   }
 
-  static Tensor View(Buffer buffer, ElementType type, long[] shape) {
+  static Tensor View(DeviceBuffer buffer, ElementType type, long[] shape) {
     return new Tensor(IreeRtNative.buffer_view_create(buffer, shape, shape.Length, (int)type,
                                                       Kinds.EncodingDenseRowMajor));
   }
@@ -132,12 +133,12 @@ public sealed class Tensor : NativeObject {
   public long ByteLength { get { return IreeRtNative.buffer_view_byte_length(this); } }
 
   /// <summary>The tensor's buffer (owned by the tensor: disposed with it).</summary>
-  public Buffer Buffer {
+  public DeviceBuffer Buffer {
     get {
       lock (this) {
         if (buffer == null) {
           IntPtr raw = IreeRtNative.buffer_view_buffer(this);
-          buffer = new Buffer((IntPtr)IreeRtNative.rt_retain_buffer((long)raw));
+          buffer = new DeviceBuffer((IntPtr)IreeRtNative.rt_retain_buffer((long)raw));
         }
         return buffer;
       }
@@ -177,7 +178,7 @@ public sealed class Tensor : NativeObject {
 
   public override void Dispose() {
     base.Dispose();
-    Buffer b;
+    DeviceBuffer b;
     lock (this) b = buffer;
     if (b != null) b.Dispose();
     PinnedMemory.Drain();

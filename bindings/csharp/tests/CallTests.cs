@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 using System;
 using System.Linq;
 using System.Runtime.InteropServices;
@@ -29,6 +30,18 @@ public class CallTests : Fixture {
   [Test]
   public void VersionAndDrivers() {
     Assert.True(Instance.Version.Contains("ABI 1."), Instance.Version);
+    // The assembly carries the library's package version (both generated from CMake's).
+    var assembly = typeof(Instance).Assembly;
+    string package = Instance.Version.Split(' ')[0];
+    Assert.Equal(package + ".0", assembly.GetName().Version.ToString(), "AssemblyVersion");
+    var info = (System.Reflection.AssemblyInformationalVersionAttribute)Attribute.GetCustomAttribute(
+        assembly, typeof(System.Reflection.AssemblyInformationalVersionAttribute));
+    Assert.True(info != null, "no AssemblyInformationalVersion");
+    Assert.Equal(package, info.InformationalVersion, "AssemblyInformationalVersion");
+    // The glue was loaded by absolute path from IreeRt.dll's own folder (no MONO_PATH needed).
+    Assert.Equal(System.IO.Path.Combine(System.IO.Path.GetDirectoryName(assembly.Location),
+                                        "libiree_rt_csharp.so"),
+                 NativeDiagnostics.NativeLibraryPath, "NativeLibraryPath");
     Assert.True(Instance.DriverNames.Contains("local-task"));
     Assert.True(Instance.Devices().Any(d => d.Uri.StartsWith("local-")));
     Assert.Equal("local-task", Device.Id);

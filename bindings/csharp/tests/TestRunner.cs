@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A small test runner for the C# bindings under Mono (Debian ships no NUnit console for
 // Mono 6.8): runs every public method marked [Test] of every [TestFixture] class in this
 // assembly, prints one line per test and closes with "N passed, N failed".

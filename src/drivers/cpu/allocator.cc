@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cpu/allocator.h"
 
 #include "hal/utils/heap_buffer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::HostAllocator: every CPU buffer is host memory, visible to both host and "device".
 #ifndef IREE_RT_DRIVERS_CPU_ALLOCATOR_H_
 #define IREE_RT_DRIVERS_CPU_ALLOCATOR_H_

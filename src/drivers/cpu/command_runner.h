@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::CommandRunner: executes a replayed command buffer on the host. Transfers run on the calling
 // thread; each dispatch's workgroups run inline (local-sync) or are spread over the task executor's
 // workers (local-task). Commands run in order, which satisfies every barrier.

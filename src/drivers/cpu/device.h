@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::Device: the local-sync and local-task devices.
 //
 // local-sync runs every queue operation on the thread that makes it ready (the submitter, or the

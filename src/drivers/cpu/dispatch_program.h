@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::DispatchProgram: the code of one CPU executable as the command runner sees it, whatever
 // its format: native kernels behind the llvm-cpu library ABI (ExecutableLibrary) or a VMVX
 // bytecode module run by the VM (VmvxProgram). The runner validates a dispatch once with

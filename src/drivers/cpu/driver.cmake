@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # The CPU drivers proper (included from CMakeLists.txt once the components exist).
 add_library(iree_rt_driver_cpu STATIC
   ${CMAKE_CURRENT_LIST_DIR}/allocator.cc ${CMAKE_CURRENT_LIST_DIR}/command_runner.cc

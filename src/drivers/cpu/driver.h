@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::Driver: "local-sync" (no threads) and "local-task" (a worker pool), one device each.
 //
 // URI parameters: local-task accepts workers=N (1..1024; default one per core).

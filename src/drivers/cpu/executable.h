@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::Executable: a loaded CPU executable: an llvm-cpu library (embedded ELF or system library)
 // or a VMVX bytecode module, both behind DispatchProgram.
 #ifndef IREE_RT_DRIVERS_CPU_EXECUTABLE_H_

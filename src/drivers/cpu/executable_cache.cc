@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cpu/executable_cache.h"
 
 #include "drivers/cpu/executable.h"

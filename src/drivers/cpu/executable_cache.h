@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::ExecutableCache: loads the CPU executable formats this host can run.
 #ifndef IREE_RT_DRIVERS_CPU_EXECUTABLE_CACHE_H_
 #define IREE_RT_DRIVERS_CPU_EXECUTABLE_CACHE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Registers the local-sync and local-task drivers.
 #ifndef IREE_RT_DRIVERS_CPU_REGISTRATION_H_
 #define IREE_RT_DRIVERS_CPU_REGISTRATION_H_

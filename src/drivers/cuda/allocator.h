@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Allocator: CUDA memory for one device.
 //
 //   HOST_LOCAL requests           → pinned host memory (cuMemHostAlloc, mapped into the device)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Buffer: a root allocation the GPU can address: device memory (cuMemAlloc or a memory
 // pool), managed memory, pinned host memory, or imported host/device memory.
 //

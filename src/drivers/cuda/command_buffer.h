@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::CommandBuffer: every command buffer of a CUDA device, and the one place that decides how
 // a submission runs.
 //

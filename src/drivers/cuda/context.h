@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Context: one device's primary context and its dispatch stream, shared (by reference) by the
 // device and every object that must make CUDA calls after the device is gone (buffers,
 // executables, command buffers, events).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Device: one GPU through its primary context.
 //
 // Queue operations go through a PendingQueue onto the dispatch stream; host calls run on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Driver: enumerates NVIDIA GPUs and creates cuda::Devices.
 //
 // Device URIs: "cuda" or "cuda://" (device 0), "cuda://<ordinal>", "cuda://GPU-<uuid>" (as

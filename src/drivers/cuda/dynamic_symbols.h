@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::DynamicSymbols: the CUDA driver API, loaded at run time from libcuda.so.1.
 //
 // Nothing links against libcuda: Load() dlopens it, finds cuGetProcAddress by name and resolves

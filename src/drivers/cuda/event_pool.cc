@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cuda/event_pool.h"
 
 #include "drivers/cuda/status_util.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::EventPool: recycles CUevents (created with CU_EVENT_DISABLE_TIMING) as ref-counted
 // cuda::Event objects. An Event returns to its pool when its last reference drops; beyond the
 // pool's capacity, events are destroyed instead.

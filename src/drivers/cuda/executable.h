@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Executable: a cuda-nvptx-fb executable loaded into CUmodules, one CUfunction per export.
 //
 // Data layout (checked against iree-compile 3.13.0 output): a 64-byte header (magic "CDA1",

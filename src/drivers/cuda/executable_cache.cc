@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cuda/executable_cache.h"
 
 namespace iree_rt::drivers::cuda {

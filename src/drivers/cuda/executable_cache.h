@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::ExecutableCache: loads cuda-nvptx-fb executables for one device. There is no caching
 // across calls (the CUDA driver keeps its own JIT cache of PTX).
 #ifndef IREE_RT_DRIVERS_CUDA_EXECUTABLE_CACHE_H_

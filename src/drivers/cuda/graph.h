@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Graph: a CUDA graph built from one replay of a command buffer, then instantiated once and
 // launched any number of times.
 //

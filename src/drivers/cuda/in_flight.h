@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::InFlight: the operations one queue has issued to its dispatch stream, in stream order,
 // and their retirement: once an operation's completion event has fired, its resources are
 // released and its signals advanced (or failed, if a wait's timeline failed meanwhile: waits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // KernelArgs: the kernelParams array of one launch, packed as the compiler's kernels expect:
 // one 64-bit device address per binding, then one 32-bit value per constant. Each value gets
 // its own 8-byte slot; the pointers handed to CUDA point into the slots. PrepareDispatch turns a

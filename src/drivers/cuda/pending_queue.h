@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::PendingQueue: orders one device's queue operations by semaphores and issues them to the
 // dispatch stream without blocking submitters.
 //

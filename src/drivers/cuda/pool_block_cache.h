@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::PoolBlockCache: device memory blocks of the context's memory pool that queue allocas
 // gave back, kept for the next queue alloca of the same size.
 //

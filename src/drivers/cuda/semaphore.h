@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Semaphore: a host timeline (hal::utils::HostSemaphore) plus the device timepoints of
 // submissions already issued to a stream: "the timeline reaches V when CUevent E completes".
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cuda/status_util.h"
 
 #include "drivers/cuda/dynamic_symbols.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUresult → base::Status, and the driver's one early-return macro.
 #ifndef IREE_RT_DRIVERS_CUDA_STATUS_UTIL_H_
 #define IREE_RT_DRIVERS_CUDA_STATUS_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::StreamTarget: issues a replayed command buffer onto a CUDA stream (stream command
 // buffer mode, and binding-table command buffers in graph mode). Commands run in stream order,
 // so barriers need no work. Indirect workgroup counts are UNIMPLEMENTED: the grid must be known

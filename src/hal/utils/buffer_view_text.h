@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Buffer views as command-line text, in iree-run-module's conventions (vm_format_facts.md §6.2,
 // §6.4): `2x3xf32=1 2 3 4 5 6` in, `2x3xf32=[1 2 3][4 5 6]` out.
 //

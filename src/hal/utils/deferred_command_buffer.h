@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DeferredCommandBuffer: records commands into memory and replays them at submission onto a
 // CommandTarget, with every buffer reference resolved against the submission's binding table and
 // bounds-checked. CPU drivers execute the replay directly; GPU stream modes translate it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One element of a buffer view as a number: the one place that knows which element types are
 // integers, floats (and how each float format is encoded) and which are only bytes. Used by the
 // tensor text (buffer_view_text.h), the check module and iree-rt-run's --expected_output.

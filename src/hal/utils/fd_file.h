@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // FdFile: a read-only hal::File over an open file descriptor, read with pread (so concurrent
 // reads of disjoint ranges need no lock). For parameter archives loaded without mapping them
 // (--parameter_mode=file): the bytes go from the page cache straight into device buffers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::utils::FileStreams: the input files a command line reads from, kept open by path so that a
 // `+path` spec continues where the previous read of the same path stopped (vm_format_facts.md
 // §6.2: `=@file.bin`, `=+file.bin`, `@file.npy`, `+file.npy`, `*file.npy`).

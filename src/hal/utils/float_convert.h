@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Conversions between f32 and the narrow float formats that buffer views carry (f16, bf16 and the
 // five f8 variants), for parsing and printing tensor text.
 //

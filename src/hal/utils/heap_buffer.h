@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // HeapBuffer: a root buffer in host memory, either owned (aligned heap allocation) or imported
 // (caller memory released through a callback). Used by host-memory allocators. An owned buffer
 // made for QueueAlloca is its own TransientStorage: one object, where other allocators' buffers

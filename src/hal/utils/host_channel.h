@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::utils::HostChannel: collectives over host memory between ranks that are threads of this
 // process (rendezvous "local:<name>"), for the CPU drivers.
 //

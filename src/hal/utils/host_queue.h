@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // HostQueue: orders host-executed work by semaphores without blocking the submitter.
 //
 // Submit() retains the wait and signal semaphores, registers a timepoint on each unmet wait and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // HostSemaphore: a timeline semaphore kept in host memory (mutex + condition variable), with
 // timepoint callbacks. The CPU drivers use it directly; GPU drivers can layer device events on it.
 //

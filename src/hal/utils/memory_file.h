@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // MemoryFile: a hal::File over host memory the caller provides (e.g. a module's embedded
 // parameters), released through a callback when the file is destroyed.
 #ifndef IREE_RT_HAL_UTILS_MEMORY_FILE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A buffer made by Device::QueueAlloca over storage from any allocator: a handle whose storage
 // can be released by QueueDealloca while references to the handle remain (later use then fails
 // cleanly instead of touching freed memory). Host allocators make one object instead

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The native `check` module: the expectations IREE's test programs call (check.expect_*),
 // vm_format_facts.md §5.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "modules/check/host_view.h"
 
 #include "hal/semaphore.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host access to a buffer view's contents, for the check module's comparisons and messages.
 #ifndef IREE_RT_MODULES_CHECK_HOST_VIEW_H_
 #define IREE_RT_MODULES_CHECK_HOST_VIEW_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Argument decoding shared by the `hal` module's exports: typed refs with messages that name the
 // argument, strings and byte ranges from vm.buffers, fences as semaphore lists, and the
 // variadic spans (an i32 count, then the flattened tuples; vm/module.h).

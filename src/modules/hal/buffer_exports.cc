@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // allocator.*, buffer.* and buffer_view.* (hal_abi_facts.md §1.3, "Allocator and buffer" and
 // "Buffer views").
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // command_buffer.* (hal_abi_facts.md §1.3, "Command buffers"). Recording validation (state,
 // categories, ranges, export signatures) lives in hal::CommandBuffer; these handlers decode.
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // device.*, devices.* and channel.* (hal_abi_facts.md §1.3, "Device, queue and device
 // enumeration" and "Channels"). Queue operations validate and enqueue; failures found later
 // fail the signal fence.

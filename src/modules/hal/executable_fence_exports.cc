@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // executable.*, ex.file.from_memory and fence.* (hal_abi_facts.md §1.3, "Executables, files and
 // fences").
 #include <chrono>

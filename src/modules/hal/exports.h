@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The `hal` module's exports, by group. Each function appends its group's definitions (name,
 // cconv as iree-compile 3.13.0 records the import, handler); hal_module.cc assembles them.
 #ifndef IREE_RT_MODULES_HAL_EXPORTS_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "modules/hal/fence_pool.h"
 
 namespace iree_rt::modules::hal {

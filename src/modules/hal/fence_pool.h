@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // FencePool: the fences hal.fence.create returns, reused once nothing but the pool holds them.
 //
 // Every call of a synchronous program creates two fences (each with a new semaphore) and drops

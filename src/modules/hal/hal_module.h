@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The native `hal` module: what every program compiled by iree-compile imports to allocate
 // buffers, record and submit command buffers, load executables and wait on fences
 // (hal_abi_facts.md §1; the cconvs and semantics of module version 7, checked against the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "modules/hal/module_state.h"
 
 namespace iree_rt::modules::hal {

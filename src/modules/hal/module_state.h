@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // HalState: the `hal` module's per-context state: the devices the program enumerates and one
 // executable cache per device, made on first use.
 #ifndef IREE_RT_MODULES_HAL_MODULE_STATE_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The VM ref types of HAL objects ("hal.buffer_view", ...), so HAL objects can sit in VM
 // registers, lists and call arguments. This is one of the two places vm/ and hal/ meet (the
 // other is the `hal` module itself).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // io_parameters::ArchiveProvider: the parameters of one scope, gathered from archive files
 // (.irpa, .safetensors, .gguf), archives and single parameters held in memory, and splats. All
 // merge into one index; a key added twice is refused, naming both of its sources.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "modules/io_parameters/io_parameters_module.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The native `io_parameters` module (version 0): what a program whose weights live outside the
 // .vmfb imports to fetch them (`load`, `gather`, `scatter`; parameters_facts.md §2.1, checked
 // against the imports of iree-compile 3.13.0 programs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // io_parameters::ParameterProvider: where the parameters of one scope come from, as the
 // `io_parameters` module needs them: for each key, a range of a hal::File (zero-padded past
 // the bytes the file stores), or a splat pattern. An index over archive files implements it;

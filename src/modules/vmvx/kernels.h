@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The arithmetic of the `vmvx` module's functions, on windows StridedView::Map has already
 // bounds-checked. Each function loops over its output window only, so its work is bounded by
 // the output buffer's size (see MapView). Integer arithmetic wraps; float arithmetic is plain

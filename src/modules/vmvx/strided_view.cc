@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "modules/vmvx/strided_view.h"
 
 #include "vm/buffer.h"

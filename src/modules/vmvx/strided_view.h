@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // modules::vmvx::StridedView: a bounds-checked 2-D window of a vm.buffer as the vmvx functions
 // describe their operands (element offset, two element strides, two sizes).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The native `vmvx` module: the microkernels that VMVX executables (format vmvx-bytecode-fb,
 // compiled with --iree-vmvx-enable-microkernels) import. Module "vmvx", version 0.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Locates the module FlatBuffer and the external rodata base inside a .vmfb.
 //
 // iree-compile writes one of two layouts (docs: vm_format_facts.md §1.1):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // BytecodeModule: a vm::Module whose functions are VM bytecode loaded from a .vmfb.
 //
 // Load() parses the archive (ModuleImage), resolves the type table through the Instance, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Decoding of VM bytecode instructions, shared by the verifier and the disassembler.
 //
 // ops.def is expanded once, at compile time, into a table of OpSpec (one per opcode of each

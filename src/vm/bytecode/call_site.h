@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CallSite: an import call instruction decoded once, when the module loads.
 //
 // A tensor program makes a dozen `hal` import calls per invocation, and decoding each call's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A small disassembler for VM bytecode, built on the same ops.def table as the verifier.
 //
 // Output is one line per instruction, "pc: mnemonic operands", operands in encoding order:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The dispatch loop. Over the house soft limit on purpose: one function holds every opcode so
 // that pc, the register banks and the frame stay in machine registers across instructions, and
 // (GCC/Clang) each handler ends in its own indirect jump through a label table built from

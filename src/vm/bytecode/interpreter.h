@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The bytecode interpreter: a register machine over verified VM bytecode (ISA 17).
 //
 // One loop runs every bytecode frame on a FrameStack, whichever BytecodeModule it belongs to:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Calls that leave the dispatch loop: into other modules through Module::Call, and the host
 // boundary (arguments into an entry frame, results out of it).
 #include <bit>

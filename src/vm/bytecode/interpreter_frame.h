@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Interpreter frames: ref registers, the frame header and the FrameStack arena that holds every
 // bytecode frame of one vm::Stack.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Interpreter internals shared by the dispatch loop (interpreter.cc) and the call marshaling
 // (interpreter_calls.cc): operand decoding, the value semantics chosen for ops the ISA leaves
 // open (docs/facts_corrections.md, "VM semantics chosen"), and calls through Module::Call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "vm/bytecode/module_image.h"
 
 #include <flatbuffers/flatbuffers.h>
@@ -12,6 +13,7 @@
 namespace iree_rt::vm::bytecode {
 namespace {
 
+using base::IncompatibleError;
 using base::InvalidArgumentError;
 using base::Status;
 
@@ -43,7 +45,7 @@ std::vector<Attr> ReadAttrs(const flatbuffers::Vector<flatbuffers::Offset<fb::At
 Status CheckFeatures(uint32_t required, uint32_t available, std::string_view what) {
   const uint32_t missing = required & ~available;
   if (missing == 0) return Status::Ok();
-  return InvalidArgumentError(
+  return IncompatibleError(
       what, " requires features this runtime does not provide: ", FormatFeatureBits(missing),
       " (required ", FormatFeatureBits(required), ", available ", FormatFeatureBits(available),
       ")");
@@ -383,9 +385,9 @@ Status ModuleImage::Build(uint32_t available_features, std::span<const uint8_t> 
   const uint32_t major = bytecode_version_ >> 16;
   const uint32_t minor = bytecode_version_ & 0xFFFF;
   if (major != kBytecodeVersionMajor || minor > kBytecodeVersionMinor) {
-    return InvalidArgumentError("bytecode version mismatch; runtime supports ",
-                                kBytecodeVersionMajor, ".", kBytecodeVersionMinor, ", module has ",
-                                major, ".", minor);
+    return IncompatibleError("bytecode version mismatch; runtime supports ", kBytecodeVersionMajor,
+                             ".", kBytecodeVersionMinor, ", module has ", major, ".", minor,
+                             " (modules of iree-base-compiler ", kCompilerVersion, " load)");
   }
 
   requirements_ = static_cast<uint32_t>(module.requirements());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ModuleImage: a validated, zero-copy view of a .vmfb bytecode module.
 //
 // Parse() runs every load-time check that needs only the module bytes (docs:
@@ -38,6 +39,9 @@ inline constexpr uint32_t kFeatureAll =
 // no newer than ours.
 inline constexpr uint32_t kBytecodeVersionMajor = 17;
 inline constexpr uint32_t kBytecodeVersionMinor = 0;
+// The compiler release whose modules this runtime is built and tested against (it writes
+// bytecode 17.0); named in the message that refuses another bytecode version.
+inline constexpr const char* kCompilerVersion = "3.13.0";
 
 // "EXT_F32|YIELD"; unknown bits are spelled "bit<N>"; "none" for 0.
 std::string FormatFeatureBits(uint32_t bits);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The bytecode verifier: proves every function of a ModuleImage safe to interpret by an
 // interpreter that checks none of the properties below again.
 //

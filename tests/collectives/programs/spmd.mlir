@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SPMD programs: one module run by every rank of a channel, each rank with its own inputs.
 // Replica groups name every rank (use_global_device_ids), so one module serves 2 and 4 ranks:
 // the test compiles it once per rank count (RANKS is substituted by CMake).

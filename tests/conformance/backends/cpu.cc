@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The CPU backends: local-sync, local-task with the default worker count, and local-task with
 // exactly 4 workers (more workers than this machine may have cores: exercises oversubscription).
 // Devices are made the way applications make them: DriverRegistry + RegisterCpuDrivers + a URI.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The cuda backends: the same driver in both command buffer modes (stream replay and CUDA
 // graphs), plus stream mode with synchronous allocations (no memory pool). Devices are made
 // the way applications make them: DriverRegistry + RegisterCudaDriver + a URI. On machines

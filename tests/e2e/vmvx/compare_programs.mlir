@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Programs compiled for VMVX (plain, with microkernels, and data-tiled with microkernels) and run
 // by iree-rt-run and IREE's iree-run-module on the same random inputs: the outputs must be the
 // same bytes (vmvx_compare.py).

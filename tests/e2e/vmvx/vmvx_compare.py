@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Runs one function of a VMVX-compiled module under iree-rt-run and IREE's iree-run-module on
 the same random inputs and requires byte-identical outputs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // What the concurrency and soak tests call from many threads: a kernel with real work, and
 // per-context state (a scalar and a tensor global) whose final values prove calls were not lost.
 util.global private mutable @counter = 0 : i32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Two exports over 4 x f32: negate (ordinal 0) writes -in, double_it (ordinal 1) writes in + in.
 #pipeline_layout = #hal.pipeline.layout<bindings = [
   #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>

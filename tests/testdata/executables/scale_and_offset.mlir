@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // out[i] = in[i] * constant[0] + constant[1] over 4 x i32.
 #pipeline_layout = #hal.pipeline.layout<constants = 2, bindings = [
   #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>

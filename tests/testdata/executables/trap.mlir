@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Calls the external function @rt_test_trap, which becomes a required executable import:
 // out[0] = rt_test_trap(7). A non-zero return from the import makes the dispatch function
 // return that code, which is the only way 3.13 codegen lets a kernel report failure.

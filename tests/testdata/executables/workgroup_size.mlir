@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Writes what the kernel reads at run time: out = {workgroup_size.x, workgroup_size.y,
 // workgroup_count.x, workgroup_count.y}. With a static count region 3.13 folds the counts
 // to constants but still loads the sizes from the dispatch state.

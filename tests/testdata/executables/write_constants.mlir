@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Copies its four i32 push constants into binding 0: out[i] = constant[i].
 #pipeline_layout = #hal.pipeline.layout<constants = 4, bindings = [
   #hal.pipeline.binding<storage_buffer>]>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Writes the workgroup count {4, 1, 1} as 3 x i32 into binding 0 (indirect-dispatch tests read it).
 #pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>
 hal.executable.source public @executable {

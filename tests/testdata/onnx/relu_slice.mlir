@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A program as iree-import-onnx writes it (torch dialect, ONNX operators): the ONNX front end
 // names the public function main_graph and IREE's torch input pipeline wraps its body in
 // "main_graph$async", so every dispatch is named "main_graph$async_dispatch_<n>_...". PTX

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A 4400-byte constant: iree-compile stores rodata of 4096 bytes or more after the FlatBuffer,
 // and turning it into a tensor brings in HAL imports, a dependency and __init.
 // Element i is (i * 2654435761) mod 2^32 as i32 (1100 elements, 4400 bytes).

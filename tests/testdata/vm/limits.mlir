@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hand-written VM IR (--compile-mode=vm) that runs into every configurable limit: nested calls,
 // loops that never end or grow a list, and allocations of a size the caller picks.
 // Each function also has a harmless use (a small argument), so tests can show the context still

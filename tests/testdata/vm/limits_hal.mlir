@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A tensor program whose result size the caller picks: each call allocates a HAL buffer of
 // n x 4 bytes through the hal module, which the context's memory limits govern.
 func.func @fill(%n: index, %value: f32) -> tensor<?xf32> {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One function (so the debug database is 1:1 with functions even in 3.13.0) whose ops carry
 // every location kind; pcs are fixed by the op sizes (7 bytes each after the block marker).
 vm.module @locations {

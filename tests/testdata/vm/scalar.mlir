@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Scalar entry points through the full pipeline: i32/i64/f32 calling conventions, reflection
 // attrs and the EXT_F32 requirement. (f64 would be demoted to f32 by default.)
 func.func @add(%a: i32, %b: i32) -> i32 {

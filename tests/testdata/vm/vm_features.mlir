@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hand-written VM IR (--compile-mode=vm) for the container features the loader exposes: module
 // version and attrs, required and optional imports, globals, embedded (default and 64-byte
 // alignment) and external rodata, renamed and aliased exports, an f64 function (EXT_F64).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the parameter archives of tests/tools/parameters with the formats' own writers: IREE's
 ParameterIndex (iree-base-runtime) for .irpa, the safetensors package, the gguf package.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Weights in ggml types IREE's runtime refuses (BF16 = 30, IQ4_NL = 20, MXFP4 = 39: its gguf
 // reader sizes types 0-18 only) from a .gguf the gguf package writes (program_checks.py gguf).
 util.global private @g_bf16 = #flow.parameter.named<"model"::"bf16"> : tensor<32xbf16>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Weights in the ggml types IREE's runtime also reads (F32, F16, Q8_0, Q4_0, Q6_K), from a .gguf
 // the gguf package writes (program_checks.py gguf). A quantized tensor is declared as its raw
 // bytes, whole ggml blocks, and returned as they are.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Programs whose weights live in archives that other tools write, run by iree-rt-run on both CPU
 devices in every --parameter_mode and by IREE's iree-run-module (local-sync and local-task, file
 and preload): every run must return the same result bytes, and the values must be what the

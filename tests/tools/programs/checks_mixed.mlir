@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree-rt-check cases: two pass, one fails an expectation.
 func.func @passes_eq() {
   %a = util.unfoldable_constant dense<[1, 2, 3]> : tensor<3xi32>

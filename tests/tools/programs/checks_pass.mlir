@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree-rt-check cases that all pass, one of them with stateful globals.
 util.global private mutable @counter = 0 : i32
 func.func @counter_starts_at_zero() {

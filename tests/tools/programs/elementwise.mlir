@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Elementwise programs over integer, boolean and half-precision element types.
 func.func @add_i32(%a: tensor<2x2xi32>, %b: tensor<2x2xi32>) -> tensor<2x2xi32> {
   %0 = arith.addi %a, %b : tensor<2x2xi32>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // 2-D programs: a matmul (2x3 * 3x2) and a transpose.
 func.func @matmul(%lhs: tensor<2x3xf32>, %rhs: tensor<3x2xf32>) -> tensor<2x2xf32> {
   %zero = arith.constant 0.0 : f32

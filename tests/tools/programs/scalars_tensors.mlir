@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Scalars and tensors mixed in arguments and results.
 func.func @scale(%x: tensor<4xf32>, %s: f32, %n: i32) -> (tensor<4xf32>, i32) {
   %empty = tensor.empty() : tensor<4xf32>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A mutable global: each call adds its argument to the running total and returns it.
 util.global private mutable @total = dense<[10, 20, 30, 40]> : tensor<4xi32>
 func.func @accumulate(%x: tensor<4xi32>) -> tensor<4xi32> {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests: buffers (allocation, host access, mapping, subspans, imported host memory) and
 // buffer views.
 #include <atomic>

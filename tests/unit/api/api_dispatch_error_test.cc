@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests: a dispatch that fails while it executes (not when it is recorded or submitted)
 // fails its signal fence, the failure reaches every waiter with its code, and the device keeps
 // working. Run on local-sync (work runs on the thread that makes it ready) and local-task

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests of the configurable limits, on modules compiled at build time
 // (tests/testdata/vm/limits.mlir, limits_hal.mlir): each limit stops a real program with
 // RESOURCE_EXHAUSTED naming the limit, the request and the cap, the context keeps working, and

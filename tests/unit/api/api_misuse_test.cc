@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests: argument misuse (NULL handles and pointers, handles of the wrong type, released
 // handles), the exhaustive NULL-argument table, thread-safe retain/release, and create/release
 // loops that the ASan build checks for leaks.

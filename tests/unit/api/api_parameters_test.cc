@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests of parameter sets and the io_parameters module, running
 // tests/unit/modules/programs/parameters.mlir: main(x) = x * w + b and padded() read scope
 // "model", splat() and splat64() the unscoped scope. The parameters come from the archives

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests: command buffers, queue operations ordered by fences, and executables (a real
 // kernel when the build has compiled test kernels). Queue tests run on local-sync and local-task.
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests: version, status, instance, device enumeration and device creation.
 // Buffers: api_buffer_test.cc; semaphores and fences: api_sync_test.cc; command buffers, queue and
 // executables: api_queue_test.cc; argument misuse and leak loops: api_misuse_test.cc.
@@ -14,6 +15,13 @@ TEST(VersionTest, ReportsTheHeaderVersion) {
   EXPECT_EQ(iree_rt_get_abi_version(), IREE_RT_ABI_VERSION);
   std::string version = iree_rt_get_version_string();
   EXPECT_NE(version.find("(ABI 1.0)"), std::string::npos) << version;
+  // The package version (CMake's PROJECT_VERSION) comes first, and its major.minor is the ABI's.
+  EXPECT_EQ(version.rfind(IREE_RT_TEST_PACKAGE_VERSION " ", 0), 0u) << version;
+  EXPECT_EQ(version.rfind(std::to_string(IREE_RT_ABI_VERSION_MAJOR) + "." +
+                              std::to_string(IREE_RT_ABI_VERSION_MINOR) + ".",
+                          0),
+            0u)
+      << version;
 }
 
 TEST(VersionTest, GetProcFindsEveryListedFunction) {

@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests of modules, contexts, function calls and value lists, on programs compiled by
 // iree-compile at build time (tests/unit/api/programs).
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <vector>
@@ -291,6 +293,60 @@ TEST_F(VmApiTest, MalformedModulesAreRejected) {
   EXPECT_TRUE(HasCode(iree_rt_module_load_memory(instance_, bytes.data(), bytes.size(), 0x80,
                                                  nullptr, nullptr, &module),
                       IREE_RT_STATUS_INVALID_ARGUMENT, "flags"));
+}
+
+// Where a compiled module stores its bytecode version: the FlatBuffer (size-prefixed, after the
+// zip archive's local file header when there is one), its root table, field 13
+// (BytecodeModuleDef.bytecode_version, vtable slot 4 + 2 * 13). Written against the bytes so the
+// test needs only the public header; fails (returns 0) when the layout is not what it expects.
+size_t BytecodeVersionPos(const std::vector<char>& bytes) {
+  auto read = [&](size_t pos, size_t n) {
+    uint32_t v = 0;
+    if (pos + n <= bytes.size()) std::memcpy(&v, bytes.data() + pos, n);
+    return v;
+  };
+  size_t prefix = 0;
+  if (bytes.size() > 30 && std::memcmp(bytes.data(), "PK\x03\x04", 4) == 0) {
+    prefix = 30 + read(26, 2) + read(28, 2);
+  }
+  if (prefix + 12 > bytes.size() || std::memcmp(bytes.data() + prefix + 8, "IREE", 4) != 0) {
+    return 0;
+  }
+  const size_t root = prefix + 4 + read(prefix + 4, 4);
+  const size_t vtable = root - static_cast<int32_t>(read(root, 4));
+  const uint32_t slot = 4 + 2 * 13;
+  if (slot + 2 > read(vtable, 2)) return 0;
+  const uint32_t field = read(vtable + slot, 2);
+  return field == 0 ? 0 : root + field;
+}
+
+TEST_F(VmApiTest, OtherBytecodeVersionIsIncompatible) {
+  const std::vector<char> original = ReadFile(ProgramPath("scalars"));
+  const size_t pos = BytecodeVersionPos(original);
+  ASSERT_NE(pos, 0u) << "no bytecode_version field found in the compiled module";
+  uint32_t version = 0;
+  std::memcpy(&version, original.data() + pos, 4);
+  ASSERT_EQ(version, 17u << 16) << "iree-compile 3.13.0 writes bytecode 17.0";
+  iree_rt_module_t module = nullptr;
+  // The unpatched bytes load: the position found is the one that matters.
+  ASSERT_TRUE(IsOk(iree_rt_module_load_memory(instance_, original.data(), original.size(),
+                                              IREE_RT_MODULE_LOAD_FLAG_COPY, nullptr, nullptr,
+                                              &module)));
+  iree_rt_module_release(module);
+  module = nullptr;
+  for (auto [patched, text] : {std::pair<uint32_t, const char*>{18u << 16, "18.0"},
+                               {(17u << 16) | 1, "17.1"},
+                               {16u << 16, "16.0"}}) {
+    std::vector<char> bytes = original;
+    std::memcpy(bytes.data() + pos, &patched, 4);
+    // The message names both versions: the module's and the one this runtime accepts.
+    EXPECT_TRUE(HasCode(iree_rt_module_load_memory(instance_, bytes.data(), bytes.size(),
+                                                   IREE_RT_MODULE_LOAD_FLAG_COPY, nullptr,
+                                                   nullptr, &module),
+                        IREE_RT_STATUS_INCOMPATIBLE,
+                        std::string("runtime supports 17.0, module has ") + text));
+    EXPECT_EQ(module, nullptr);
+  }
 }
 
 TEST_F(VmApiTest, MissingImportsFailContextCreation) {

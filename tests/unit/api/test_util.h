@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers for the C ABI tests: status assertions that free what they inspect, and a fixture that
 // owns an instance and a device and releases every handle it is asked to keep.
 //

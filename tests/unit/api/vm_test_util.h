@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The fixture of the C ABI tests that run compiled programs (tests/unit/api/programs): loading,
 // linking, function lookup and value lists, each handle released at the end of the test.
 #ifndef IREE_RT_TESTS_UNIT_API_VM_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CUDA-specific driver tests the shared conformance suite cannot express: URI forms and
 // parameters, the memory-pool queue alloca path (device-local, not mappable), device-pointer
 // imports, long semaphore chains issued through device timepoints, and a multi-threaded

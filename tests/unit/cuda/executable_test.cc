@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cuda::Executable::DescribeExports on executables iree-compile 3.13.0 wrote: the half of
 // loading that needs no GPU, so it runs everywhere the cuda driver is built.
 #include "drivers/cuda/executable.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Buffer: subspans, range resolution, mapping permissions and host transfers.
 #include "hal/buffer.h"
 

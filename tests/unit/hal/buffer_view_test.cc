@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::BufferView: shape and element type validation, and packed byte sizes.
 #include "hal/buffer_view.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // utils::DeferredCommandBuffer: recording validation (hal::CommandBuffer), replay order, and
 // binding-table resolution with its errors.
 #include "hal/utils/deferred_command_buffer.h"

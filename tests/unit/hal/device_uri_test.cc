@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DeviceUri: "driver", "driver://path" and "driver://path?key=value&...".
 #include "hal/device_uri.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Element types: encoding, names (the iree-run-module spellings) and packed byte counts.
 #include "hal/element_type.h"
 

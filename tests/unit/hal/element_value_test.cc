@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal/utils/element_value.h: which element types are numbers, and float elements loaded and stored
 // in every format.
 #include "hal/utils/element_value.h"

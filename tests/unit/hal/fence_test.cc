@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // hal::Fence over host semaphores: insertion keeps the maximum per semaphore, joins, and the
 // reached/pending/failed states.
 #include "hal/fence.h"

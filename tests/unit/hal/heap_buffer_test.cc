@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // utils::HeapBuffer: what new storage holds. Allocations are zeroed (the C ABI promises it);
 // queue allocas are not, and checking builds (no NDEBUG: debug and sanitizer builds) fill them
 // with 0xCD, so that a program reading scratch before writing it fails there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // utils::HostQueue: ordering by semaphores without blocking the submitter, failure propagation,
 // destruction with waiting and running work, and RunInline's loop for deep chains. Every case runs
 // with the inline executor (local-sync) and with a small thread pool (local-task style).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // utils::HostSemaphore and hal::WaitSemaphores: values, failure, waits and timepoint callbacks.
 #include "hal/utils/host_semaphore.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers for the HAL unit tests: status assertions and a heap buffer factory.
 #ifndef IREE_RT_TESTS_UNIT_HAL_TEST_UTIL_H_
 #define IREE_RT_TESTS_UNIT_HAL_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hal/utils/buffer_view_text.h"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers for tests that parse tensors: status assertions and a real CPU device to allocate from.
 #ifndef IREE_RT_TESTS_UNIT_HAL_TEXT_CPU_TEST_UTIL_H_
 #define IREE_RT_TESTS_UNIT_HAL_TEXT_CPU_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hal/utils/float_convert.h"
 
 #include <gtest/gtest.h>

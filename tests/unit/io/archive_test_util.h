@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers of the io tests: the archives make_archives.py wrote, its manifest of what each holds,
 // and the check of a parser's entries against that manifest.
 #ifndef IREE_RT_TESTS_UNIT_IO_ARCHIVE_TEST_UTIL_H_

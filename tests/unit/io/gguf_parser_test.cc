@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // .gguf: v2 and v3 files the gguf package wrote (plain types, BF16, quantized types as raw bytes,
 // metadata of every value type, a custom alignment), checked against gguf.GGUFReader; the type
 // table against the package's; then hand-built bad files.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // .irpa: the archives iree-create-parameters and IREE's builder wrote, parsed exactly as IREE's
 // own index reads them; then bad archives derived from them, each refused with its code and a
 // message naming the file and, where there is one, the key.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The strict JSON reader of the safetensors header: what RFC 8259 allows and nothing else.
 #include "io/json_reader.h"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the parameter archives the io unit tests and fuzzers read, with the real tools:
 .irpa by IREE's iree-create-parameters and iree.runtime's archive builder, .safetensors by the
 safetensors package, .gguf by the gguf package. Next to them, manifest.json lists every entry

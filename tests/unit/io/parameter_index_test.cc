@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParameterIndex: several files merged into one scope; a key in two files is refused.
 #include "io/parameter_index.h"
 

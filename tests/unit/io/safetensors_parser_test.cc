@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // .safetensors: files the safetensors package wrote (numpy dtypes, and BF16/F8/C64 through its
 // serializer), checked against their JSON headers; then bad headers and truncations.
 #include "io/safetensors_parser.h"

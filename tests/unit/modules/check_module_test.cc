@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Tests of the native `check` module, called through vm::NativeModule::Call and vm::Context with
 // real buffer views on a local-sync CPU device (and a fake device whose buffers the host cannot
 // map, for the read-through-the-device path).

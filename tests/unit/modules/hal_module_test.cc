@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Tests of the native `hal` module: compiled programs (programs/hal_programs.mlir, built by the
 // pinned iree-compile for llvm-cpu) run through vm::Context on local-sync and local-task, plus
 // direct calls of exports whose edge cases programs do not reach.

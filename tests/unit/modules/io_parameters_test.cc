@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Tests of the native `io_parameters` module: a program compiled with its weights outside the
 // module (programs/parameters.mlir: `#stream.parameter.named` globals of scope "model" and of
 // the unscoped scope) run through vm::Context on local-sync and local-task, with the parameters

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A CPU device by URI ("local-sync", "local-task"), for the native modules' tests.
 #ifndef IREE_RT_TESTS_UNIT_MODULES_TEST_DEVICE_H_
 #define IREE_RT_TESTS_UNIT_MODULES_TEST_DEVICE_H_

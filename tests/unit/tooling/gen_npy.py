@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Writes the .npy files the tooling tests read, with numpy itself (run at build time).
 
 usage: gen_npy.py OUTPUT_DIR

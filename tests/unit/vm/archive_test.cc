@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParseArchive on both layouts iree-compile writes, and on broken containers.
 #include "vm/bytecode/archive.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // DecodeCallSites on a compiled program (vm_calls.mlir): which import calls become call sites,
 // and the op words the interpreter builds their Args and results from.
 #include "vm/bytecode/call_site.h"

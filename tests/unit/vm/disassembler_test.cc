@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The disassembler against iree-compile's own view of the same functions: for every function
 // of the verifier's test modules the mnemonics must be exactly the op sequence of the
 // compiler's annotated VM IR (which also checks ops.def's operand layouts: one wrong field

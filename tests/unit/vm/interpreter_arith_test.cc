@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Arithmetic semantics of compiled func/arith/math programs (scalar_math.mlir, f64_math.mlir):
 // every expected value is computed here with C++ reference math.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Calls (vm_calls.mlir, vm_callee.mlir): internal calls at full width, recursion and the depth
 // limit, native and bytecode imports, variadic and optional imports, yields and resumes, failure
 // backtraces, and ref/module lifetimes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Opcode-level behavior on hand-written VM IR (vm_ops.mlir): globals, lists, buffers, refs,
 // switch/select, branches with block arguments, conversions and traps.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers shared by the interpreter tests: loading the compiled programs of
 // tests/testdata/vm/programs, a small native module to import from, and call shorthands.
 #ifndef IREE_RT_TESTS_UNIT_VM_INTERPRETER_TEST_UTIL_H_

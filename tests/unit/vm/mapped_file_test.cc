@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // base::MappedFile: whole-file read-only mappings, and the errors that name the path.
 // (Lives with the loader tests: modules are what it maps.)
 #include "base/mapped_file.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ModuleImage on modules compiled by iree-compile 3.13.0: every accessor against what the
 // compiler wrote (its flatbuffer-text dump was the reference), in both container layouts.
 #include "vm/bytecode/module_image.h"
@@ -216,13 +217,13 @@ TEST_P(ModuleImageTest, BigConstantThroughFullPipeline) {
 TEST_P(ModuleImageTest, RequirementsMustBeAvailable) {
   bytes_ = ReadModule("vm_features", plain());
   EXPECT_TRUE(IsError(ModuleImage::Parse(bytes_, kFeatureAll & ~kFeatureExtF64).status(),
-                      StatusCode::kInvalidArgument,
+                      StatusCode::kIncompatible,
                       "module requires features this runtime does not provide: EXT_F64 (required "
                       "EXT_F64, available EXT_F32|YIELD|UNWIND)"));
   bytes_ = ReadModule("big_constant", plain());
   EXPECT_TRUE(IsError(ModuleImage::Parse(bytes_, kFeatureExtF32 | kFeatureYield).status(),
-                      StatusCode::kInvalidArgument, "does not provide: UNWIND"));
-  EXPECT_TRUE(IsError(ModuleImage::Parse(bytes_, 0).status(), StatusCode::kInvalidArgument,
+                      StatusCode::kIncompatible, "does not provide: UNWIND"));
+  EXPECT_TRUE(IsError(ModuleImage::Parse(bytes_, 0).status(), StatusCode::kIncompatible,
                       "does not provide: YIELD|UNWIND (required YIELD|UNWIND, available none)"));
   bytes_ = ReadModule("scalar", plain());
   EXPECT_TRUE(ModuleImage::Parse(bytes_, kFeatureExtF32).ok());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers shared by the VM object model tests.
 #ifndef IREE_RT_TESTS_UNIT_VM_OBJECT_MODEL_TEST_UTIL_H_
 #define IREE_RT_TESTS_UNIT_VM_OBJECT_MODEL_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared helpers of the VM loader tests: compiled test modules, status matchers and in-place
 // editing of a module's FlatBuffer through the generated mutable API.
 #ifndef IREE_RT_TESTS_UNIT_VM_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The bytecode verifier on real iree-compile output: every compiled function verifies, hand-
 // broken copies of real functions are rejected with a message naming function and pc, random
 // byte mutations never crash it, and it is fast on a large module.

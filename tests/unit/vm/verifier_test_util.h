@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers shared by the bytecode verifier and disassembler tests: the modules compiled from
 // tests/testdata/vm/verifier, a test-only type resolution, and lookups by export name.
 #ifndef IREE_RT_TESTS_UNIT_VM_VERIFIER_TEST_UTIL_H_

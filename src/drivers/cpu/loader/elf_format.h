@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ELF64 on-disk structures and the constants the loader uses, written from the System V
 // gABI and the x86-64/AArch64 psABI supplements. Values are read from untrusted bytes
 // with memcpy (ReadAt), never by casting a pointer, so alignment never matters.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ElfImage: the loader's view of a mapped ELF while it is being linked (internal to
 // loader/). Link-time virtual addresses index into one private mapping; every access
 // from the relocation and dynamic-table code goes through Contains() first.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ElfModule: our in-memory loader for the freestanding ELF shared objects that
 // iree-compile emits for the `embedded-elf-<arch>` executable format.
 //

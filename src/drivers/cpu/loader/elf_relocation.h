@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RELA relocation processing for the embedded ELF loader (internal to loader/).
 #ifndef IREE_RT_DRIVERS_CPU_LOADER_ELF_RELOCATION_H_
 #define IREE_RT_DRIVERS_CPU_LOADER_ELF_RELOCATION_H_

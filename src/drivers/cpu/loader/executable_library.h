@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExecutableLibrary: one loaded CPU executable (the llvm-cpu library ABI, version 6) and
 // the per-dispatch glue around its exports.
 //

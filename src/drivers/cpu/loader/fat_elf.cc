@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cpu/loader/fat_elf.h"
 
 #include "drivers/cpu/loader/elf_format.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // FatELF: several ELF files for different machines behind one small header. The CPU
 // executable format accepts either a plain ELF or a FatELF holding one for this host.
 #ifndef IREE_RT_DRIVERS_CPU_LOADER_FAT_ELF_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Our declarations of the CPU executable library ABI (v0 structures, library version 6)
 // that llvm-cpu kernels compiled by iree-compile are built against.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Host CPU feature words for EnvironmentV0::processor (the executable library ABI's
 // "processor data"). Generated code and microkernels test these bits to pick code paths,
 // so a bit may only be set when the CPU *and* the OS support the feature; all zeros is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SystemLibrary: loads a `system-elf-<arch>` executable (a platform shared object made
 // with --iree-llvmcpu-link-embedded=false) through the OS dynamic loader.
 //

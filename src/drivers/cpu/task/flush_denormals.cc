@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cpu/task/flush_denormals.h"
 
 #if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)

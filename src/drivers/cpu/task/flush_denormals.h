@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ScopedFlushDenormals: flush-to-zero / denormals-are-zero on the calling thread for a scope.
 //
 // IREE's CPU runtime runs generated code with denormals flushed (on every task worker, and

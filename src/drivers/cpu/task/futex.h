@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Sleep/wake on a 32-bit atomic word, for the task system's idle paths.
 //
 // A raw futex (rather than a mutex + condition variable) lets a waker skip the syscall when no

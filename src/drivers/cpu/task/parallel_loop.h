@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParallelLoop: the shared state of one TaskExecutor::ParallelFor, which idle workers join.
 //
 // The tile range is cut into one contiguous chunk per participant slot (one slot per worker, plus

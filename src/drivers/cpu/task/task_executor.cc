@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cpu/task/task_executor.h"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TaskExecutor: the local-task driver's worker pool.
 //
 // Workers run posted closures (queue operations) and join parallel loops (the workgroups of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TileCost: a running estimate of what one tile of a parallel loop costs (one workgroup of one
 // dispatch function), so that ParallelFor brings in only as many helpers as the work pays for.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::VmvxProgram: a VMVX executable (format "vmvx-bytecode-fb"), IREE's portable CPU target.
 // Its data is a VM bytecode module whose exports are the dispatch entry points, each
 //   (local_memory: vm.buffer, constants: vm.buffer, bindings: vm.list<vm.buffer>,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // f64 programs, compiled with --iree-input-demote-f64-to-f32=false so f64 reaches the VM.
 func.func @f64_ops(%a: f64, %b: f64) -> (f64, f64, f64, f64, f64, f64) {
   %add = arith.addf %a, %b : f64

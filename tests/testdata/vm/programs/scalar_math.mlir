@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Scalar programs in func/arith/math/scf, compiled by the full pipeline (VM-only modules: no
 // tensors, so no hal imports). The interpreter tests call each export with edge-case inputs and
 // compare against C++ reference math.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A second bytecode module that vm_calls imports: its exports run as frames on the caller's
 // stack (same signature), so yields inside them propagate to the host.
 vm.module @callee {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Calls of every kind: internal (with i64/f64/ref arguments at full width), recursion, imports of
 // a native module (plain, variadic, optional, failing) and of another bytecode module (vm_callee),
 // yields directly and through call.yieldable, and failures deep in a call stack.

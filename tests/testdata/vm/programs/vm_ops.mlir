@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hand-written VM IR (--compile-mode=vm) reaching opcodes the func pipeline does not emit:
 // globals (direct and indirect), lists of every element kind, buffers, ref ops, switch/select,
 // br_table, cond_br with remaps, f64 conversions, fail. Inputs are function arguments so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Control flow through the full pipeline: nested scf loops and conditionals, a switch
 // (cf.switch becomes br_table), while loops carrying several values of mixed widths, and
 // a loop around an internal call that is kept out of line.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Writes a large hand-written VM module for the verifier speed test:
 #   cmake -DOUT=<file.mlir> -DCOUNT=<functions> -DUNROLL=<steps per loop body> -P gen_large_module.cmake
 # Function k loops over UNROLL steps of i32/i64/f32 arithmetic (remapped block arguments of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Globals and lists through the full pipeline (util dialect): an initializer, mutable
 // globals of every width and a ref global, typed and variant lists, and a loop that fills a
 // list. Lowers to global.load/store.*, list.*, and the __init export.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Scalar code through the full pipeline (func, arith, math, scf): loops and branches become
 // blocks with remapped arguments, math ops become ext_f32 opcodes (f64 is demoted to f32 by
 // default), and internal calls between functions carry i64 and f32 values.

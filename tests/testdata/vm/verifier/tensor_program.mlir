@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A small tensor program through the full llvm-cpu pipeline: the module that a real model
 // produces, with HAL imports (several of them variadic), executables as rodata, ref globals,
 // __init and an async-free sync entry point.

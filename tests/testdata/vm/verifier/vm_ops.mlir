@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hand-written VM IR (compiled with --compile-mode=vm) that reaches the opcodes the
 // higher-level programs rarely produce: switches, variadic and
 // yieldable calls, yields, debug ops, optional imports, unordered float compares, f32/f64

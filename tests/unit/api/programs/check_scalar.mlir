@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Calls the check module on scalars: expect_true passes for 1 and fails for 0.
 func.func @passes() {
   %c1 = arith.constant 1 : i32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Scalar functions compiled from func/arith: no HAL imports, only VM bytecode.
 func.func @add(%a: i32, %b: i64, %c: f32) -> (i64, f32) {
   %0 = arith.extsi %a : i32 to i64

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Hand-written VM IR (--compile-mode=vm) for the C ABI tests: lists, references, failures.
 vm.module @vmops {
   // Returns a list [0, 1, ..., n-1] of i32.

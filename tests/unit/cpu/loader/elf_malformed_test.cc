@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ElfModule on malformed input: every rejection has a specific code and message, and no
 // corruption of a real compiler output makes Load crash.
 #include <gtest/gtest.h>

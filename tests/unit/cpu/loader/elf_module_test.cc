@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ElfModule and FatELF selection on real 3.13 compiler output.
 #include "drivers/cpu/loader/elf_module.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Relocation arithmetic for both supported machines on a synthetic image, so the AArch64
 // rules are exercised on an x86-64 host too (3.13 output only uses RELATIVE).
 #include "drivers/cpu/loader/elf_relocation.h"

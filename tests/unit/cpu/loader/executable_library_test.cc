@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExecutableLibrary on the real 3.13 test kernels: metadata, running workgroups over host
 // arrays, dispatch validation, imports and the version handshake.
 #include "drivers/cpu/loader/executable_library.h"

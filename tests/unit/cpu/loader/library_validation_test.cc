@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ExecutableLibrary's handshake and table validation on hand-built libraries (the
 // `static` path, LoadFromQuery), covering shapes 3.13 never emits.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SystemLibrary and the system-elf-<arch> format on a kernel linked with
 // --iree-llvmcpu-link-embedded=false.
 #include "drivers/cpu/loader/system_library.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers for the loader tests: reading the compiled test kernels, asserting on status
 // codes and messages, and patching ELF files in memory to build malformed inputs.
 #ifndef IREE_RT_TESTS_UNIT_CPU_LOADER_TEST_UTIL_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // MakeExecutor: a TaskExecutor with |worker_count| workers for the task-system tests, or null
 // (with a test failure recorded) when it cannot be created.
 #ifndef IREE_RT_TESTS_UNIT_CPU_TASK_MAKE_EXECUTOR_H_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TaskExecutor::ParallelFor: coverage, processor ids, participation, errors and nesting.
 #include <gtest/gtest.h>
 

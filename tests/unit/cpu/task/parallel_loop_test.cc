@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParallelLoop on its own: participants are plain threads with chosen slots, so claims, steals,
 // failure draining and the completion handshake are tested without the executor's scheduling.
 #include "drivers/cpu/task/parallel_loop.h"

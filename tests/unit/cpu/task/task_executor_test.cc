@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TaskExecutor lifecycle, options and Post. ParallelFor is covered in parallel_for_test.cc.
 #include "drivers/cpu/task/task_executor.h"
 

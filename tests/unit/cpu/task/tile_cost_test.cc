@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // TileCost (the per-function estimate that sizes parallel loops) and ParallelFor with one: a
 // loop of cheap tiles stays on its caller, an expensive one still gets the workers.
 #include "drivers/cpu/task/tile_cost.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // The native vmvx module's microkernels, called as a program would (Module::Call with the
 // cconv's values): results on strided and broadcast windows, and error statuses (never a stray
 // access) for windows outside their buffers, bad signs, bad flags and read-only outputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // cpu::VmvxProgram on hand-written VMVX executables (programs/*.mlir, compiled with
 // iree-compile --compile-mode=vm): dispatches run on many threads at once, "__" exports with the
 // dispatch signature (the compiler's builtins) are entry points, and bad executables

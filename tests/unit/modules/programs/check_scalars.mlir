@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Scalar expectations through the real compiler's optional check.* imports (no HAL needed).
 func.func @passes() {
   %c1 = arith.constant 1 : i32

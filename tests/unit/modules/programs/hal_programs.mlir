@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Programs for the hal module's tests: each function reaches a different part of the hal ABI.
 
 // Elementwise: buffer_view.assert/create, queue.alloca, dispatch, fence.await.

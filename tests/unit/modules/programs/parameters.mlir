@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Weights outside the module: the program imports io_parameters to fetch them by scope and key.
 util.global private @w = #stream.parameter.named<"model"::"w"> : tensor<2x2xf32>
 util.global private @b = #stream.parameter.named<"model"::"b"> : tensor<2xf32>

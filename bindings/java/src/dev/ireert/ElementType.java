@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 package dev.ireert;
 
 /** Tensor element types, with IREE's numbering (iree_rt_element_type_t). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 package dev.ireert;
 
 import java.util.ArrayList;
@@ -19,7 +20,7 @@ public final class Instance extends NativeObject {
     super(HandleKind.RT_KIND_INSTANCE, IreeRtNative.instance_create(Kinds.ABI_VERSION, options));
   }
 
-  /** The library's version string, e.g. "0.1.0 (ABI 1.0)". */
+  /** The library's version string, e.g. "1.0.0 (ABI 1.0)". */
   public static String version() {
     return IreeRtNative.get_version_string();
   }

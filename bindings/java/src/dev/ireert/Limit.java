@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 package dev.ireert;
 
 /** The configurable limits, with the values of iree_rt_limit_t (defaults in include/iree_rt.h). */

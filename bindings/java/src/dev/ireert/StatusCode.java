@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 package dev.ireert;
 
 /** IREE's canonical status codes, with the values of iree_rt_status_code_t. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Imports a vmvx function the native module does not have.
 vm.module @bad_import {
   vm.import private @vmvx.no_such_kernel(%a : i32) -> ()

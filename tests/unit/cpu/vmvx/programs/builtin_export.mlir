@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Exports whose names start with "__": @__builtin_fill has the dispatch signature and is an entry
 // point (as the compiler's __builtin_splat_i64, linked into the program's executable); @__helper
 // does not and is skipped, as __init and __set_constants are. Entry point ordinals follow the

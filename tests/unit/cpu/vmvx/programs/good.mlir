@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // A VMVX executable by hand: entry point @store_id writes its workgroup id x (plus the first push
 // constant) as i32 element x of binding 0, through vmvx.fill.2d.x32.
 vm.module @good {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Stores its binding in a global, past the workgroup that lent it.
 vm.module @keeps_buffer {
   vm.global.ref private mutable @kept : !vm.buffer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 package dev.ireert.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -35,6 +36,9 @@ class CallTest {
   @Test
   void versionAndDrivers() {
     assertTrue(Instance.version().contains("ABI 1."), Instance.version());
+    // The jar's manifest carries the library's package version (both generated from CMake's).
+    assertEquals(Instance.version().split(" ")[0],
+                 Instance.class.getPackage().getImplementationVersion(), "Implementation-Version");
     assertTrue(f.instance.driverNames().contains("local-task"));
     assertTrue(f.instance.devices(null).stream().anyMatch(d -> d.uri().startsWith("local-")));
     assertEquals("local-task", f.device.id());

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 package dev.ireert.tests;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

@@ -1,13 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 using System;
 
 namespace IreeRt {
 
 /// <summary>
-/// A range of device memory. Thread-safe; host reads and writes of overlapping ranges must be
-/// ordered by the caller. Read/Write move bytes directly between device memory and the span.
+/// A range of device memory (not "Buffer", which would clash with System.Buffer). Thread-safe;
+/// host reads and writes of overlapping ranges must be ordered by the caller. Read/Write move
+/// bytes directly between device memory and the span.
 /// </summary>
-public sealed class Buffer : NativeObject {
-  internal Buffer(IntPtr handle) : base(HandleKind.RT_KIND_BUFFER, handle) {}
+public sealed class DeviceBuffer : NativeObject {
+  internal DeviceBuffer(IntPtr handle) : base(HandleKind.RT_KIND_BUFFER, handle) {}
 
   public long Length { get { return IreeRtNative.buffer_length(this); } }
 
