@@ -85,9 +85,10 @@ void Reduce(const CollectiveOp& op, const std::vector<const uint8_t*>& inputs, u
   }
 }
 
+// "rank 1" or "ranks 1, 3".
 std::string RankList(const std::vector<int32_t>& ranks) {
-  std::string text;
-  for (int32_t rank : ranks) text += (text.empty() ? "" : ", ") + std::to_string(rank);
+  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+  for (size_t i = 0; i < ranks.size(); ++i) text += (i ? ", " : "") + std::to_string(ranks[i]);
   return text;
 }
 
@@ -216,10 +217,10 @@ Status HostChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8
   if (++c.arrived == n_ranks) c.cv.notify_all();
   auto all_arrived = [&] { return c.arrived == n_ranks || !c.broken.empty() || !c.Missing(true).empty(); };
   if (!c.cv.wait_until(lock, deadline, all_arrived)) {
-    c.Break(base::StrCat("rank ", me, " waited ", timeout_.count(), " ms at ", what, " for ranks ",
+    c.Break(base::StrCat("rank ", me, " waited ", timeout_.count(), " ms at ", what, " for ",
                          RankList(c.Missing(false)), ", which never arrived"));
   } else if (c.broken.empty() && c.arrived != n_ranks) {
-    c.Break(base::StrCat("ranks ", RankList(c.Missing(true)), " left the channel while rank ", me,
+    c.Break(base::StrCat(RankList(c.Missing(true)), " left the channel while rank ", me,
                          " waited for them at ", what));
   }
   if (!c.broken.empty()) return c.Broken();
