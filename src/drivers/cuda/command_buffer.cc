@@ -5,6 +5,7 @@
 
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/executable.h"
+#include "drivers/cuda/nccl_channel.h"
 #include "drivers/cuda/stream_target.h"
 
 namespace iree_rt::drivers::cuda {
@@ -33,6 +34,12 @@ class KeyTarget final : public hal::utils::CommandTarget {
     return Status::Ok();
   }
   Status Barrier() override { return Status::Ok(); }
+  Status Collective(hal::Channel&, const hal::CollectiveOp&, uint32_t, const ResolvedRef* send,
+                    const ResolvedRef* recv, uint64_t) override {
+    if (send) RT_RETURN_IF_ERROR(Add(*send));
+    if (recv) RT_RETURN_IF_ERROR(Add(*recv));
+    return Status::Ok();
+  }
 
  private:
   Status Add(const ResolvedRef& ref) {
@@ -57,6 +64,16 @@ Status CommandBuffer::DispatchImpl(const base::Ref<hal::Executable>& executable,
     return base::InvalidArgumentError("executable was not loaded by a CUDA device");
   }
   return DeferredCommandBuffer::DispatchImpl(executable, export_ordinal, config, constants, bindings, flags);
+}
+
+Status CommandBuffer::CollectiveImpl(const base::Ref<hal::Channel>& channel, const hal::CollectiveOp& op,
+                                     uint32_t param, const hal::BufferRef& send, const hal::BufferRef& recv,
+                                     uint64_t element_count, const hal::CollectiveBytes& bytes) {
+  if (!NcclChannel::Cast(channel.get())) {
+    return base::InvalidArgumentError(op.ToString(), ": the channel was not created by a CUDA device");
+  }
+  RT_RETURN_IF_ERROR(NcclChannel::CheckSupported(op));
+  return DeferredCommandBuffer::CollectiveImpl(channel, op, param, send, recv, element_count, bytes);
 }
 
 Status CommandBuffer::FinalizeImpl() {

@@ -63,6 +63,10 @@ class CommandBuffer final : public hal::utils::DeferredCommandBuffer {
   base::Status DispatchImpl(const base::Ref<hal::Executable>& executable, uint32_t export_ordinal,
                             const hal::DispatchConfig& config, std::span<const uint32_t> constants,
                             std::span<const hal::BufferRef> bindings, hal::DispatchFlags flags) override;
+  // Refuses channels of other drivers and what NCCL cannot run.
+  base::Status CollectiveImpl(const base::Ref<hal::Channel>& channel, const hal::CollectiveOp& op, uint32_t param,
+                              const hal::BufferRef& send, const hal::BufferRef& recv, uint64_t element_count,
+                              const hal::CollectiveBytes& bytes) override;
   base::Status FinalizeImpl() override;
 
   base::Status ReplayOnStream(std::span<const hal::BufferBinding> binding_table, CUstream stream) const;

@@ -10,6 +10,7 @@
 #include "drivers/cuda/allocator.h"
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/executable_cache.h"
+#include "drivers/cuda/nccl_channel.h"
 #include "drivers/cuda/command_buffer.h"
 #include "drivers/cuda/semaphore.h"
 #include "drivers/cuda/status_util.h"
@@ -165,6 +166,11 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
                    return cuda_command_buffer->Launch(table, stream);
                  });
   return Status::Ok();
+}
+
+StatusOr<Ref<hal::Channel>> Device::CreateChannelImpl(const hal::ResolvedChannel& channel) {
+  RT_ASSIGN_OR_RETURN(Ref<NcclChannel> nccl, NcclChannel::Create(context_, channel));
+  return Ref<hal::Channel>(std::move(nccl));
 }
 
 Status Device::QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal, hal::HostCall call) {

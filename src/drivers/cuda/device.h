@@ -58,6 +58,8 @@ class Device final : public hal::Device {
                                 std::span<const hal::BufferBinding> binding_table) override;
   base::Status QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                  hal::HostCall call) override;
+  // NCCL communicators (nccl_channel.h).
+  base::StatusOr<base::Ref<hal::Channel>> CreateChannelImpl(const hal::ResolvedChannel& channel) override;
   base::StatusOr<base::Ref<hal::Buffer>> QueueAllocaImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                                          const hal::BufferParams& params, uint64_t size,
                                                          uint64_t flags) override;

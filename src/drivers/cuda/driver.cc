@@ -2,6 +2,7 @@
 #include "drivers/cuda/driver.h"
 
 #include <cctype>
+#include <cstdlib>
 #include <cstdio>
 
 #include "drivers/cuda/device.h"
@@ -104,7 +105,15 @@ StatusOr<Ref<hal::Device>> Driver::CreateDeviceImpl(const hal::DeviceUri& uri) {
   RT_CUDA_RETURN_IF_ERROR(syms_, cuDeviceGetCount(&count), "cuDeviceGetCount");
   int ordinal = -1;
   if (uri.path.empty()) {
+    // Under an MPI launcher each process of a node takes the GPU of its local rank.
     ordinal = 0;
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+      const char* local = std::getenv(name);
+      if (local && *local && count > 0) {
+        ordinal = static_cast<int>(std::strtol(local, nullptr, 10) % count);
+        break;
+      }
+    }
   } else if (uri.path.rfind("GPU-", 0) == 0 || uri.path.rfind("gpu-", 0) == 0) {
     const std::string wanted = Lowercase(uri.path);
     for (int i = 0; i < count && ordinal < 0; ++i) {

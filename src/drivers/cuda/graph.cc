@@ -5,6 +5,7 @@
 
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/kernel_args.h"
+#include "drivers/cuda/nccl_channel.h"
 #include "drivers/cuda/status_util.h"
 
 namespace iree_rt::drivers::cuda {
@@ -45,6 +46,7 @@ Graph::~Graph() {
   context_->Activate().IgnoreError();
   if (exec_) syms.cuGraphExecDestroy(exec_);
   if (graph_) syms.cuGraphDestroy(graph_);
+  if (capture_stream_) syms.cuStreamDestroy(capture_stream_);
   for (void* host : staging_) syms.cuMemFreeHost(host);
 }
 
@@ -121,6 +123,31 @@ Status Graph::Dispatch(hal::Executable& executable, uint32_t export_ordinal, con
   RT_CUDA_RETURN_IF_ERROR(context_->syms(),
                           cuGraphAddKernelNode(&node, graph_, dependencies_.data(), dependencies_.size(), &params),
                           "cuGraphAddKernelNode");
+  section_.push_back(node);
+  return Status::Ok();
+}
+
+Status Graph::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
+                         const ResolvedRef* send, const ResolvedRef* recv, uint64_t element_count) {
+  const DynamicSymbols& syms = context_->syms();
+  if (!capture_stream_) {
+    RT_CUDA_RETURN_IF_ERROR(syms, cuStreamCreate(&capture_stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate (capture)");
+  }
+  RT_CUDA_RETURN_IF_ERROR(syms, cuStreamBeginCapture(capture_stream_, CU_STREAM_CAPTURE_MODE_RELAXED),
+                          "cuStreamBeginCapture");
+  Status status = EnqueueCollective(channel, op, param, send, recv, element_count, capture_stream_);
+  CUgraph captured = nullptr;
+  Status ended = ToStatus(syms, syms.cuStreamEndCapture(capture_stream_, &captured), "cuStreamEndCapture");
+  if (status.ok()) status = ended;
+  if (status.ok() && !captured) status = base::InternalError(op.ToString(), ": the capture made no graph");
+  CUgraphNode node = nullptr;
+  if (status.ok()) {
+    status = ToStatus(syms,
+                      syms.cuGraphAddChildGraphNode(&node, graph_, dependencies_.data(), dependencies_.size(), captured),
+                      "cuGraphAddChildGraphNode");
+  }
+  if (captured) syms.cuGraphDestroy(captured);  // the node holds a copy
+  RT_RETURN_IF_ERROR(status);
   section_.push_back(node);
   return Status::Ok();
 }

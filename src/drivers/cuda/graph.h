@@ -39,6 +39,10 @@ class Graph final : public hal::utils::CommandTarget {
                         std::span<const uint32_t> constants,
                         std::span<const hal::utils::ResolvedRef> bindings) override;
   base::Status Barrier() override;
+  // NCCL's kernels captured from a side stream into a child graph node.
+  base::Status Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
+                          const hal::utils::ResolvedRef* send, const hal::utils::ResolvedRef* recv,
+                          uint64_t element_count) override;
 
   // Ends building. Only an instantiated graph can be launched.
   base::Status Instantiate();
@@ -53,6 +57,7 @@ class Graph final : public hal::utils::CommandTarget {
   std::vector<CUgraphNode> dependencies_;  // what new nodes wait for
   std::vector<CUgraphNode> section_;       // nodes added since the last barrier
   std::vector<void*> staging_;             // pinned host copies of update data
+  CUstream capture_stream_ = nullptr;      // made at the first collective
 };
 
 }  // namespace iree_rt::drivers::cuda

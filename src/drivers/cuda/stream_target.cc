@@ -3,6 +3,7 @@
 
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/kernel_args.h"
+#include "drivers/cuda/nccl_channel.h"
 #include "drivers/cuda/status_util.h"
 
 namespace iree_rt::drivers::cuda {
@@ -65,6 +66,11 @@ Status StreamTarget::Dispatch(hal::Executable& executable, uint32_t export_ordin
                                                  kernel->block_dims[2], kernel->shared_memory_bytes, stream_,
                                                  args.params(), nullptr),
                   "cuLaunchKernel");
+}
+
+Status StreamTarget::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
+                                const ResolvedRef* send, const ResolvedRef* recv, uint64_t element_count) {
+  return EnqueueCollective(channel, op, param, send, recv, element_count, stream_);
 }
 
 }  // namespace iree_rt::drivers::cuda

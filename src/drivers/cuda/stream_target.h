@@ -26,6 +26,9 @@ class StreamTarget final : public hal::utils::CommandTarget {
                         std::span<const uint32_t> constants,
                         std::span<const hal::utils::ResolvedRef> bindings) override;
   base::Status Barrier() override { return base::Status::Ok(); }
+  base::Status Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
+                          const hal::utils::ResolvedRef* send, const hal::utils::ResolvedRef* recv,
+                          uint64_t element_count) override;
 
  private:
   const Context& context_;

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// iree-rt-allreduce-bandwidth: all-reduce bus bandwidth through our CUDA channel against NCCL
+// called directly, on the same GPUs in the same run, 1 MiB to 1 GiB (f32 sum).
+//
+// Ours: one thread per rank creates cuda://<rank> with rank/ranks/rendezvous parameters, the
+// channel (hal::Device::CreateChannel, as hal.channel.create does), a reusable command buffer
+// holding one collective, and submits it |iters| times in a semaphore chain; the time is from the
+// first submission to the last signal. Raw: the same ranks and buffer sizes with ncclAllReduce on
+// a stream, |iters| launches, then a stream synchronize. Bus bandwidth is NCCL's definition:
+// bytes * 2 * (n - 1) / n / time. Each figure is the median of --runs runs.
+//
+//   iree-rt-allreduce-bandwidth [--ranks=2] [--iters=20] [--runs=5] [--mode=graph|stream]
+#include <cuda.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <barrier>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "drivers/cuda/dynamic_symbols.h"
+#include "drivers/cuda/nccl_symbols.h"
+#include "hal/device.h"
+#include "session/driver_set.h"
+
+namespace rt = iree_rt;
+using rt::base::Ref;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+[[noreturn]] void Die(const char* what, const rt::base::Status& status) {
+  std::fprintf(stderr, "%s: %s\n", what, status.ToString().c_str());
+  std::exit(1);
+}
+
+void Check(const char* what, const rt::base::Status& status) {
+  if (!status.ok()) Die(what, status);
+}
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// Seconds per all-reduce through our channel, for every run (rank 0's view).
+std::vector<double> TimeOurs(int ranks, uint64_t bytes, int iters, int runs, const std::string& mode) {
+  static int round = 0;
+  const std::string rendezvous = "local:bench" + std::to_string(round++);
+  std::vector<double> seconds(runs);
+  std::barrier sync(ranks);
+  std::vector<std::thread> threads;
+  for (int rank = 0; rank < ranks; ++rank) {
+    threads.emplace_back([&, rank] {
+      auto drivers = rt::session::DriverSet::Create();
+      if (!drivers.ok()) Die("drivers", drivers.status());
+      const std::string uri = "cuda://" + std::to_string(rank) + "?command_buffer_mode=" + mode + "&rank=" +
+                              std::to_string(rank) + "&ranks=" + std::to_string(ranks) + "&rendezvous=" + rendezvous;
+      auto device = (*drivers)->CreateDevice(uri);
+      if (!device.ok()) Die("device", device.status());
+      auto channel = (*device)->CreateChannel(rt::hal::kQueueAffinityAny, rt::hal::ChannelParams{});
+      if (!channel.ok()) Die("channel", channel.status());
+      rt::hal::BufferParams params;
+      params.type = rt::hal::MemoryType::kDeviceLocal;
+      params.usage = rt::hal::BufferUsage::kDefault;
+      auto send = (*device)->allocator().AllocateBuffer(params, bytes);
+      auto recv = (*device)->allocator().AllocateBuffer(params, bytes);
+      if (!send.ok() || !recv.ok()) Die("allocate", send.ok() ? recv.status() : send.status());
+      auto cb = (*device)->CreateCommandBuffer(rt::hal::CommandBufferMode::kDefault, rt::hal::CommandCategory::kAny,
+                                               rt::hal::kQueueAffinityAny, 0);
+      if (!cb.ok()) Die("command buffer", cb.status());
+      rt::hal::CollectiveOp op{rt::hal::CollectiveKind::kAllReduce, rt::hal::CollectiveReduction::kSum,
+                               rt::hal::CollectiveElementType::kFloat32};
+      rt::hal::BufferRef send_ref{*send, 0, 0, bytes}, recv_ref{*recv, 0, 0, bytes};
+      Check("collective", (*cb)->Collective(*channel, op, 0, send_ref, recv_ref, bytes / 4));
+      Check("finalize", (*cb)->Finalize());
+      auto semaphore = (*device)->CreateSemaphore(0);
+      if (!semaphore.ok()) Die("semaphore", semaphore.status());
+      uint64_t value = 0;
+      auto submit_all = [&](int count) {
+        for (int i = 0; i < count; ++i) {
+          rt::hal::SemaphorePoint wait{semaphore->get(), value}, signal{semaphore->get(), value + 1};
+          Check("execute", (*device)->QueueExecute(rt::hal::kQueueAffinityAny, {&wait, 1}, {&signal, 1}, *cb, {}));
+          ++value;
+        }
+        Check("wait", (*semaphore)->Wait(value, rt::hal::kInfiniteTimeout));
+      };
+      submit_all(2);  // warm-up: channel initialization, graph build
+      for (int run = 0; run < runs; ++run) {
+        sync.arrive_and_wait();
+        const Clock::time_point start = Clock::now();
+        submit_all(iters);
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (rank == 0) seconds[run] = elapsed / iters;
+      }
+      sync.arrive_and_wait();
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  return seconds;
+}
+
+// Seconds per ncclAllReduce called directly, for every run (rank 0's view).
+std::vector<double> TimeRaw(const rt::drivers::cuda::DynamicSymbols& cu, const rt::drivers::cuda::NcclSymbols& nccl,
+                            int ranks, uint64_t bytes, int iters, int runs) {
+  ncclUniqueId id;
+  nccl.ncclGetUniqueId(&id);
+  std::vector<double> seconds(runs);
+  std::barrier sync(ranks);
+  std::vector<std::thread> threads;
+  for (int rank = 0; rank < ranks; ++rank) {
+    threads.emplace_back([&, rank] {
+      CUdevice device;
+      CUcontext context;
+      cu.cuDeviceGet(&device, rank);
+      cu.cuDevicePrimaryCtxRetain(&context, device);
+      cu.cuCtxSetCurrent(context);
+      CUdeviceptr send = 0, recv = 0;
+      cu.cuMemAlloc(&send, bytes);
+      cu.cuMemAlloc(&recv, bytes);
+      CUstream stream;
+      cu.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
+      ncclComm_t comm;
+      if (nccl.ncclCommInitRank(&comm, ranks, id, rank) != ncclSuccess) {
+        std::fprintf(stderr, "ncclCommInitRank failed\n");
+        std::exit(1);
+      }
+      auto launch_all = [&](int count) {
+        for (int i = 0; i < count; ++i) {
+          nccl.ncclAllReduce(reinterpret_cast<void*>(send), reinterpret_cast<void*>(recv), bytes / 4, ncclFloat32,
+                             ncclSum, comm, stream);
+        }
+        cu.cuStreamSynchronize(stream);
+      };
+      launch_all(2);
+      for (int run = 0; run < runs; ++run) {
+        sync.arrive_and_wait();
+        const Clock::time_point start = Clock::now();
+        launch_all(iters);
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (rank == 0) seconds[run] = elapsed / iters;
+      }
+      sync.arrive_and_wait();
+      nccl.ncclCommDestroy(comm);
+      cu.cuStreamDestroy(stream);
+      cu.cuMemFree(send);
+      cu.cuMemFree(recv);
+      cu.cuDevicePrimaryCtxRelease(device);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  return seconds;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int ranks = 2, iters = 20, runs = 5;
+  std::string mode = "graph";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--ranks=", 0) == 0) ranks = std::stoi(arg.substr(8));
+    else if (arg.rfind("--iters=", 0) == 0) iters = std::stoi(arg.substr(8));
+    else if (arg.rfind("--runs=", 0) == 0) runs = std::stoi(arg.substr(7));
+    else if (arg.rfind("--mode=", 0) == 0) mode = arg.substr(7);
+    else { std::fprintf(stderr, "unknown flag %s\n", argv[i]); return 2; }
+  }
+  auto cu = rt::drivers::cuda::DynamicSymbols::Get();
+  if (!cu.ok()) Die("cuda", cu.status());
+  auto nccl = rt::drivers::cuda::NcclSymbols::Get();
+  if (!nccl.ok()) Die("nccl", nccl.status());
+  std::printf("all-reduce f32 sum, %d ranks, NCCL %d, %s command buffers, median of %d runs of %d; bus GB/s\n",
+              ranks, (*nccl)->version, mode.c_str(), runs, iters);
+  std::printf("%10s %12s %12s %8s\n", "size", "ours", "nccl", "ratio");
+  const double factor = 2.0 * (ranks - 1) / ranks;
+  for (uint64_t bytes = 1ull << 20; bytes <= (1ull << 30); bytes <<= 2) {
+    const int n = bytes >= (256ull << 20) ? std::max(4, iters / 4) : iters;
+    const double ours = Median(TimeOurs(ranks, bytes, n, runs, mode));
+    const double raw = Median(TimeRaw(**cu, **nccl, ranks, bytes, n, runs));
+    const double ours_bw = bytes * factor / ours / 1e9, raw_bw = bytes * factor / raw / 1e9;
+    std::printf("%7llu MiB %12.2f %12.2f %8.3f\n", (unsigned long long)(bytes >> 20), ours_bw, raw_bw,
+                ours_bw / raw_bw);
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Builds what the collectives need on a multi-GPU machine into .gpu/coll (a few MiB): the SPMD
+# test (tests/collectives) with its programs compiled for cuda (sm_80), iree-rt-run, and the
+# all-reduce bandwidth benchmark. Then, with carry [".gpu/coll"] on nvidia-h100-x2 or -x4:
+#   NCCL_NVLS_ENABLE=0 bash bench/collectives/run_gpu.sh .gpu/coll
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=build-cuda
+P=.gpu/coll
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
+[[ -f $B/build.ninja ]] || cmake -G Ninja -S . -B $B -DIREE_RT_DRIVER_CUDA=ON \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
+targets="collectives_test iree-rt-run"
+ninja -C $B -t targets all | grep -q '^iree-rt-allreduce-bandwidth:' && targets="$targets iree-rt-allreduce-bandwidth"
+ninja -C $B -j2 $targets
+rm -rf $P
+mkdir -p $P/bin $P/programs
+for b in $targets; do objcopy --strip-debug $B/bin/$b $P/bin/$b; done
+mkdir -p $P/lib
+objcopy --strip-debug $B/lib/libiree_rt.so.1 $P/lib/libiree_rt.so.1  # the C ABI test links it
+COMPILER=build/venv/bin/iree-compile
+for ranks in 2 4; do
+  $COMPILER --iree-input-type=auto --iree-hal-target-device=cuda --iree-cuda-target=sm_80 \
+    $B/tests/collectives/spmd$ranks.mlir -o $P/programs/collectives_spmd$ranks.vmfb
+done
+du -sh $P

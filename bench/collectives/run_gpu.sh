@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+# Runs the collectives on a multi-GPU machine from bench/collectives/build_payload.sh's payload:
+# the SPMD test on 2 (and 4, where there are 4 GPUs) CUDA devices in graph and stream modes, one
+# process driving all GPUs; two iree-rt-run processes meeting through a rendezvous file; and the
+# all-reduce bandwidth benchmark. NCCL comes from PyTorch's wheel (nvidia/nccl/lib).
+set -u
+PAYLOAD=$(cd "${1:-.gpu/coll}" && pwd)
+OUT=${OUT:-/tmp/coll}
+mkdir -p "$OUT"
+export NCCL_NVLS_ENABLE=0
+NCCL_DIR=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
+export LD_LIBRARY_PATH="$PAYLOAD/lib:${NCCL_DIR}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+echo "NCCL from: ${NCCL_DIR:-not found}" | tee "$OUT/summary.txt"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$OUT/summary.txt"
+GPUS=$(nvidia-smi -L | wc -l)
+export IREE_RT_COLLECTIVES_DIR=$PAYLOAD/programs
+for mode in graph stream; do
+  export IREE_RT_COLLECTIVES_URI="cuda://{rank}?command_buffer_mode=$mode"
+  filter='*2ranks*:CollectivesTest.*'
+  [[ $GPUS -ge 4 ]] && filter='*'
+  timeout 300 "$PAYLOAD/bin/collectives_test" --gtest_filter="$filter" > "$OUT/test_$mode.log" 2>&1
+  echo "collectives_test $mode exit=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/test_$mode.log" | tr '\n' ' ')" \
+    | tee -a "$OUT/summary.txt"
+  grep -E '^\[  FAILED  \]' "$OUT/test_$mode.log" | sort -u | head -20 | tee -a "$OUT/summary.txt"
+done
+# Two processes, one GPU each, meeting through a file (as under mpirun with rendezvous=file:).
+rm -f "$OUT/rendezvous"
+for rank in 0 1; do
+  timeout 120 "$PAYLOAD/bin/iree-rt-run" --module="$PAYLOAD/programs/collectives_spmd2.vmfb" \
+    "--device=cuda://$rank?rank=$rank&ranks=2&rendezvous=file:$OUT/rendezvous" \
+    --function=all_reduce_sum --input="8xf32=$((rank + 1))" > "$OUT/process$rank.log" 2>&1 &
+done
+wait
+for rank in 0 1; do echo "process $rank: $(tr '\n' ' ' < "$OUT/process$rank.log")" | tee -a "$OUT/summary.txt"; done
+if [[ -x "$PAYLOAD/bin/iree-rt-allreduce-bandwidth" ]]; then
+  timeout 400 "$PAYLOAD/bin/iree-rt-allreduce-bandwidth" --ranks="$GPUS" > "$OUT/bandwidth.txt" 2>&1
+  echo "bandwidth exit=$?" | tee -a "$OUT/summary.txt"
+  cat "$OUT/bandwidth.txt" | tee -a "$OUT/summary.txt"
+fi
