@@ -105,6 +105,7 @@ struct HostChannel::Communicator {
   std::vector<bool> joined;
   std::vector<bool> left;
   std::string broken;  // set once: every wait and later operation fails with it
+  base::StatusCode broken_code = base::StatusCode::kAborted;
 
   // Group rounds: arrivals, then finishes; the last finisher opens the next generation.
   uint64_t generation = 0;
@@ -116,9 +117,14 @@ struct HostChannel::Communicator {
   // Point to point: messages from (sender, receiver), oldest first.
   std::map<std::pair<int32_t, int32_t>, std::deque<Message*>> mail;
 
-  Status Broken() const { return base::AbortedError("channel '", name, "' failed: ", broken); }
-  void Break(std::string reason) {
-    if (broken.empty()) broken = std::move(reason);
+  // DEADLINE_EXCEEDED for a peer that never came, ABORTED for one that left, INVALID_ARGUMENT
+  // for ranks that disagree: every rank gets the same status.
+  Status Broken() const { return base::MakeStatus(broken_code, "channel '", name, "' failed: ", broken); }
+  void Break(base::StatusCode code, std::string reason) {
+    if (broken.empty()) {
+      broken = std::move(reason);
+      broken_code = code;
+    }
     cv.notify_all();
   }
   // The ranks of this round that have not posted; those of them that left.
@@ -217,10 +223,10 @@ Status HostChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8
   if (++c.arrived == n_ranks) c.cv.notify_all();
   auto all_arrived = [&] { return c.arrived == n_ranks || !c.broken.empty() || !c.Missing(true).empty(); };
   if (!c.cv.wait_until(lock, deadline, all_arrived)) {
-    c.Break(base::StrCat("rank ", me, " waited ", timeout_.count(), " ms at ", what, " for ",
+    c.Break(base::StatusCode::kDeadlineExceeded, base::StrCat("rank ", me, " waited ", timeout_.count(), " ms at ", what, " for ",
                          RankList(c.Missing(false)), ", which never arrived"));
   } else if (c.broken.empty() && c.arrived != n_ranks) {
-    c.Break(base::StrCat(RankList(c.Missing(true)), " left the channel while rank ", me,
+    c.Break(base::StatusCode::kAborted, base::StrCat(RankList(c.Missing(true)), " left the channel while rank ", me,
                          " waited for them at ", what));
   }
   if (!c.broken.empty()) return c.Broken();
@@ -233,7 +239,7 @@ Status HostChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8
         return base::StrCat(decoded.ok() ? decoded->ToString() : "?", " of ", p.element_count,
                             " elements, param ", p.param);
       };
-      c.Break(base::StrCat("ranks disagree at round ", generation, ": rank 0 runs ", describe(c.posts[0]),
+      c.Break(base::StatusCode::kInvalidArgument, base::StrCat("ranks disagree at round ", generation, ": rank 0 runs ", describe(c.posts[0]),
                            ", rank ", r, " runs ", describe(post)));
       return c.Broken();
     }
@@ -282,7 +288,7 @@ Status HostChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8
   } else {
     auto all_finished = [&] { return c.generation != generation || !c.broken.empty(); };
     if (!c.cv.wait_until(lock, deadline + timeout_, all_finished)) {
-      c.Break(base::StrCat("rank ", me, " timed out waiting for the others to finish ", what));
+      c.Break(base::StatusCode::kDeadlineExceeded, base::StrCat("rank ", me, " timed out waiting for the others to finish ", what));
     }
     if (c.generation == generation && !c.broken.empty()) return c.Broken();
   }
@@ -325,10 +331,10 @@ Status HostChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, cons
     std::deque<Message*>& box = c.mail[{from, me}];
     auto ready = [&] { return !box.empty() || !c.broken.empty() || c.left[from]; };
     if (!c.cv.wait_until(lock, deadline, ready)) {
-      c.Break(base::StrCat("rank ", me, " waited ", timeout_.count(), " ms to receive from rank ", from,
+      c.Break(base::StatusCode::kDeadlineExceeded, base::StrCat("rank ", me, " waited ", timeout_.count(), " ms to receive from rank ", from,
                            ", which sent nothing (", op.ToString(), ")"));
     } else if (c.broken.empty() && box.empty()) {
-      c.Break(base::StrCat("rank ", from, " left the channel while rank ", me, " waited to receive from it"));
+      c.Break(base::StatusCode::kAborted, base::StrCat("rank ", from, " left the channel while rank ", me, " waited to receive from it"));
     }
     if (!c.broken.empty()) {
       withdraw();
@@ -337,7 +343,7 @@ Status HostChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, cons
     Message* incoming = box.front();
     box.pop_front();
     if (incoming->bytes != bytes) {
-      c.Break(base::StrCat("rank ", from, " sent ", incoming->bytes, " bytes; rank ", me, " expected ", bytes,
+      c.Break(base::StatusCode::kInvalidArgument, base::StrCat("rank ", from, " sent ", incoming->bytes, " bytes; rank ", me, " expected ", bytes,
                            " (", op.ToString(), ")"));
       withdraw();
       return c.Broken();
@@ -353,10 +359,10 @@ Status HostChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, cons
   if (to >= 0) {
     auto taken = [&] { return outgoing.consumed || !c.broken.empty() || c.left[to]; };
     if (!c.cv.wait_until(lock, deadline, taken)) {
-      c.Break(base::StrCat("rank ", me, " waited ", timeout_.count(), " ms for rank ", to,
+      c.Break(base::StatusCode::kDeadlineExceeded, base::StrCat("rank ", me, " waited ", timeout_.count(), " ms for rank ", to,
                            " to receive what it sent (", op.ToString(), ")"));
     } else if (!outgoing.consumed && c.broken.empty()) {
-      c.Break(base::StrCat("rank ", to, " left the channel before receiving from rank ", me));
+      c.Break(base::StatusCode::kAborted, base::StrCat("rank ", to, " left the channel before receiving from rank ", me));
     }
     if (!outgoing.consumed) {
       withdraw();

@@ -159,7 +159,10 @@ Status FenceAwait(ModuleState&, Args args, Results results) {
           0, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - Clock::now()).count());
     }
     Status status = fence->Wait(rt::WaitMode::kAll, timeout_ns);
-    if (status.code() == base::StatusCode::kDeadlineExceeded) {
+    // A semaphore failed with DEADLINE_EXCEEDED (a collective's peer timed out) is a failure,
+    // not this wait's timeout: only a fence still pending is reported as a code.
+    if (status.code() == base::StatusCode::kDeadlineExceeded &&
+        fence->Query().code() == base::StatusCode::kDeferred) {
       results[0] = Value::I32(static_cast<int32_t>(base::StatusCode::kDeadlineExceeded));
       return Status::Ok();
     }
