@@ -14,7 +14,7 @@ import re
 
 FILE_TOKEN = re.compile(r"^[\w./+-]+\.(?:h|cc|c|inc|in|py|sh|md|fbs|txt|i|java|cs|mlir|cmake)$")
 # Names the maps use that are not ours: system and SDK headers.
-EXTERNAL = {"cuda.h"}
+EXTERNAL = {"cuda.h", "nccl.h"}
 SEARCH_TOPS = ("src", "tools", "tests", "bench", "bindings", "scripts", "cmake", "samples", "include", "docs")
 
 
