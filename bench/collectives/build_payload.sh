@@ -12,7 +12,8 @@ export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 [[ -f $B/build.ninja ]] || cmake -G Ninja -S . -B $B -DIREE_RT_DRIVER_CUDA=ON \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
 targets="collectives_test iree-rt-run"
-ninja -C $B -t targets all | grep -q '^iree-rt-allreduce-bandwidth:' && targets="$targets iree-rt-allreduce-bandwidth"
+grep -q 'build bin/iree-rt-allreduce-bandwidth:' $B/build.ninja && targets="$targets iree-rt-allreduce-bandwidth"
+targets="$targets iree-rt-tp-mlp"
 ninja -C $B -j2 $targets
 rm -rf $P
 mkdir -p $P/bin $P/programs
@@ -23,5 +24,11 @@ COMPILER=build/venv/bin/iree-compile
 for ranks in 2 4; do
   $COMPILER --iree-input-type=auto --iree-hal-target-device=cuda --iree-cuda-target=sm_80 \
     $B/tests/collectives/spmd$ranks.mlir -o $P/programs/collectives_spmd$ranks.vmfb
+done
+# The tensor-parallel MLP on 1, 2 and 4 GPUs (weights made on the GPU machine as fills).
+build/venv/bin/python bench/collectives/gen_tp_mlp.py $B/bench/collectives 1 2 4
+for ranks in 1 2 4; do
+  $COMPILER --iree-input-type=auto --iree-hal-target-device=cuda --iree-cuda-target=sm_80 \
+    $B/bench/collectives/tp_mlp$ranks.mlir -o $P/programs/tp_mlp$ranks.vmfb
 done
 du -sh $P

@@ -15,7 +15,7 @@ echo "NCCL from: ${NCCL_DIR:-not found}" | tee "$OUT/summary.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee -a "$OUT/summary.txt"
 GPUS=$(nvidia-smi -L | wc -l)
 export IREE_RT_COLLECTIVES_DIR=$PAYLOAD/programs
-for mode in graph stream; do
+for mode in ${TEST_MODES:-graph stream}; do
   export IREE_RT_COLLECTIVES_URI="cuda://{rank}?command_buffer_mode=$mode"
   filter='*2ranks*:CollectivesTest.*'
   [[ $GPUS -ge 4 ]] && filter='*'
@@ -34,7 +34,16 @@ done
 wait
 for rank in 0 1; do echo "process $rank: $(tr '\n' ' ' < "$OUT/process$rank.log")" | tee -a "$OUT/summary.txt"; done
 if [[ -x "$PAYLOAD/bin/iree-rt-allreduce-bandwidth" ]]; then
-  timeout 400 "$PAYLOAD/bin/iree-rt-allreduce-bandwidth" --ranks="$GPUS" > "$OUT/bandwidth.txt" 2>&1
-  echo "bandwidth exit=$?" | tee -a "$OUT/summary.txt"
-  cat "$OUT/bandwidth.txt" | tee -a "$OUT/summary.txt"
+  for mode in ${BANDWIDTH_MODES:-graph stream}; do
+    timeout 300 "$PAYLOAD/bin/iree-rt-allreduce-bandwidth" --ranks="$GPUS" --mode=$mode > "$OUT/bandwidth_$mode.txt" 2>&1
+    echo "bandwidth $mode exit=$?" | tee -a "$OUT/summary.txt"
+    cat "$OUT/bandwidth_$mode.txt" | tee -a "$OUT/summary.txt"
+  done
 fi
+for ranks in 2 4; do
+  [[ $ranks -le $GPUS ]] || continue
+  timeout 300 "$PAYLOAD/bin/iree-rt-tp-mlp" --whole="$PAYLOAD/programs/tp_mlp1.vmfb" \
+    --sharded="$PAYLOAD/programs/tp_mlp$ranks.vmfb" --ranks=$ranks > "$OUT/tp_mlp$ranks.txt" 2>&1
+  echo "tp_mlp $ranks exit=$?" | tee -a "$OUT/summary.txt"
+  cat "$OUT/tp_mlp$ranks.txt" | tee -a "$OUT/summary.txt"
+done

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hal/command_buffer.h"
 
+#include <tuple>
+
 namespace iree_rt::hal {
 
 using base::Ref;
@@ -101,6 +103,12 @@ Status CommandBuffer::Collective(const Ref<Channel>& channel, const CollectiveOp
   RT_RETURN_IF_ERROR(ValidateRecording(CommandCategory::kDispatch));
   if (!channel) return base::InvalidArgumentError(op.ToString(), " on a null channel");
   RT_ASSIGN_OR_RETURN(CollectiveBytes bytes, CollectiveByteCounts(op, channel->count(), element_count));
+  for (const auto& [ref, needed, what] : {std::tuple{&send, bytes.send, "send"}, std::tuple{&recv, bytes.recv, "recv"}}) {
+    if (needed && ref->length != kWholeBuffer && ref->length < needed) {
+      return base::InvalidArgumentError(op.ToString(), " of ", element_count, " elements over ", channel->count(),
+                                        " ranks needs ", needed, " ", what, " bytes; the range has ", ref->length);
+    }
+  }
   if (bytes.send) {
     Status status = ValidateRef(send, BufferUsage::kDispatchStorageRead, "collective send", bytes.send);
     if (!status.ok()) return status.Annotate(op.ToString());

@@ -571,6 +571,38 @@ TEST_F(HalExportTest, ExecutableCreateRejectsBadData) {
                   .status(), StatusCode::kInvalidArgument, "32-bit words"));
 }
 
+// hal.channel.*: a default channel needs a rank and count from somewhere; with them (device
+// parameters, here a channel of one rank) it answers rank_and_count, and a collective's packed op
+// is checked field by field.
+TEST_F(HalExportTest, ChannelExports) {
+  EXPECT_TRUE(IsError(Call("channel.create", {R(device_), I64(-1), I64(0), Null(), Null(), I32(-1), I32(-1)}, 1).status(),
+                      StatusCode::kFailedPrecondition, "rank= and ranks="));
+  EXPECT_TRUE(IsError(Call("channel.create", {R(device_), I64(-1), I64(0), Null(), Null(), I32(2), I32(2)}, 1).status(),
+                      StatusCode::kInvalidArgument, "rank 2 is not within 2"));
+  auto channel = Call("channel.create", {R(device_), I64(-1), I64(0), Null(), Null(), I32(0), I32(1)}, 1);
+  ASSERT_TRUE(IsOk(channel.status()));
+  auto rank_count = Call("channel.rank_and_count", {(*channel)[0]}, 2);
+  ASSERT_TRUE(IsOk(rank_count.status()));
+  EXPECT_EQ((*rank_count)[0].i32(), 0);
+  EXPECT_EQ((*rank_count)[1].i32(), 1);
+  auto cb = Call("command_buffer.create", {R(device_), I32(1), I32(3), I64(-1), I32(0)}, 1);
+  ASSERT_TRUE(IsOk(cb.status()));
+  Ref<rt::Buffer> buffer = Allocate(16);
+  auto collective = [&](int32_t op, int64_t count) {
+    return Call("command_buffer.collective", {(*cb)[0], (*channel)[0], I32(op), I32(0), I32(0), I32(0), R(buffer),
+                                              R(buffer), I64(0), I64(16), I64(0), I64(16), I64(count)},
+                0)
+        .status();
+  };
+  EXPECT_TRUE(IsError(collective(0x0009000B, 4), StatusCode::kInvalidArgument, "unknown kind 11"));
+  EXPECT_TRUE(IsError(collective(0x00090001, 4), StatusCode::kInvalidArgument, "a reduction needs an operator"));
+  EXPECT_TRUE(IsError(collective(0x00090100, 4), StatusCode::kInvalidArgument, "only reductions take an operator"));
+  EXPECT_TRUE(IsError(collective(0x000C0101, 4), StatusCode::kInvalidArgument, "unknown element type 12"));
+  EXPECT_TRUE(IsError(collective(0x01090101, 4), StatusCode::kInvalidArgument, "reserved byte"));
+  EXPECT_TRUE(IsError(collective(0x00090101, 8), StatusCode::kInvalidArgument, "needs 32 send bytes; the range has 16"));
+  EXPECT_TRUE(IsOk(collective(0x00090101, 4)));  // all_reduce sum f32 of 4
+}
+
 TEST_F(HalExportTest, CommandBufferMisuse) {
   EXPECT_TRUE(IsError(Call("command_buffer.create", {R(device_), I32(0x10), I32(3), I64(-1), I32(0)}, 1).status(), StatusCode::kInvalidArgument, "ONE_SHOT"));
   auto cb = Call("command_buffer.create", {R(device_), I32(1), I32(1), I64(-1), I32(0)}, 1);
@@ -583,7 +615,7 @@ TEST_F(HalExportTest, CommandBufferMisuse) {
   EXPECT_TRUE(IsError(Call("command_buffer.collective", {(*cb)[0], Null(), I32(0), I32(0), I32(0), I32(0), Null(), Null(),
                                                  I64(0), I64(0), I64(0), I64(0), I64(0)},
                    0)
-                  .status(), StatusCode::kUnimplemented));
+                  .status(), StatusCode::kInvalidArgument, "channel is null"));
   // A fill and a finalize record fine; a second finalize does not.
   ASSERT_TRUE(IsOk(Call("command_buffer.fill_buffer", {(*cb)[0], R(buffer), I64(0), I64(16), I32(0), I64(0x01020304), I32(4), I64(0)}, 0)
                   .status()));
