@@ -73,7 +73,7 @@ if(IREE_RT_BUILD_TESTS AND IREE_RT_BINDINGS_MLP_VMFB)
                    -DJAVAC=${Java_JAVAC_EXECUTABLE} -DJAVA=${Java_JAVA_EXECUTABLE}
                    -DJAR_TOOL=${Java_JAR_EXECUTABLE}
                    -DSAMPLE=${PROJECT_SOURCE_DIR}/samples/java/ModelSample.java
-                   -DMODEL=${IREE_RT_BINDINGS_MLP_VMFB}
+                   -DMODEL=${IREE_RT_BINDINGS_MLP_VMFB} -DLIB_DIR=${_rt_lib_dir}
                    -P ${PROJECT_SOURCE_DIR}/tests/abi/maven_test.cmake)
   set_tests_properties(abi_maven PROPERTIES LABELS "abi;bindings" TIMEOUT 180)
 endif()

@@ -12,10 +12,11 @@
 #     when `mvn -o package` fails for that reason only, the project is compiled with javac
 #     against the jar taken from the repository at the path the pom's coordinates give, and
 #     run with java. Either way no LD_LIBRARY_PATH and no -Diree_rt.library.path: the natives
-#     come out of the jar.
+#     come out of the jar; then again with -Diree_rt.library.path=<LIB_DIR>, which must win.
 # Usage: cmake -DREPO=... -DGROUP=... -DARTIFACT=... -DVERSION=... -DPLATFORM=... [-DMVN=...]
 #              -DJAVAC=... -DJAVA=... -DJAR_TOOL=... -DSAMPLE=<ModelSample.java>
-#              -DMODEL=<sample_mlp.vmfb> [-DWORK_DIR=...] -P maven_test.cmake
+#              -DMODEL=<sample_mlp.vmfb> [-DLIB_DIR=<build lib>] [-DWORK_DIR=...]
+#              -P maven_test.cmake
 cmake_minimum_required(VERSION 3.20)
 if(NOT WORK_DIR)
   set(tmp "$ENV{TMPDIR}")
@@ -164,4 +165,13 @@ if(at EQUAL -1)
   message(FATAL_ERROR "the natives were not loaded from the jar:\n${last_output}")
 endif()
 message(STATUS "${last_output}")
+# -Diree_rt.library.path still wins over the jar's natives.
+if(LIB_DIR)
+  run("${JAVA}" "-Diree_rt.library.path=${LIB_DIR}" -cp "${classpath_jar}:${classes}" ModelSample
+      "${MODEL}" --device=local-sync)
+  string(FIND "${last_output}" "native libraries from -Diree_rt.library.path=${LIB_DIR}" at)
+  if(at EQUAL -1 OR NOT last_output MATCHES "2x3xf32=\\[3 -4\\.15 -0\\.05\\]")
+    message(FATAL_ERROR "-Diree_rt.library.path=${LIB_DIR} was not used:\n${last_output}")
+  endif()
+endif()
 file(REMOVE_RECURSE "${WORK_DIR}")
