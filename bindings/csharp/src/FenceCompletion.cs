@@ -14,12 +14,8 @@ namespace IreeRt {
 /// </summary>
 internal sealed class FenceCompletion {
   readonly Action<StatusCode, string> complete;
-  static int pending;
 
   FenceCompletion(Action<StatusCode, string> complete) { this.complete = complete; }
-
-  /// <summary>Registrations whose callback has not run yet (tests).</summary>
-  internal static int PendingCount { get { return Volatile.Read(ref pending); } }
 
   /// <summary>
   /// Calls |complete| on the thread pool with StatusCode.Ok and "" once |fence| is reached, or
@@ -27,11 +23,9 @@ internal sealed class FenceCompletion {
   /// </summary>
   internal static void Register(Fence fence, Action<StatusCode, string> complete) {
     var handle = GCHandle.Alloc(new FenceCompletion(complete));
-    Interlocked.Increment(ref pending);
     try {
       IreeRtPInvoke.RtFenceNotify(fence.Handle, GCHandle.ToIntPtr(handle));
     } catch {
-      Interlocked.Decrement(ref pending);
       handle.Free();
       throw;
     }
@@ -43,7 +37,6 @@ internal sealed class FenceCompletion {
       var handle = GCHandle.FromIntPtr(cookie);
       var self = (FenceCompletion)handle.Target;
       handle.Free();
-      Interlocked.Decrement(ref pending);
       string text = Utf8.FromNative(message) ?? "";
       ThreadPool.UnsafeQueueUserWorkItem(
           state => self.complete((StatusCode)code, text), null);

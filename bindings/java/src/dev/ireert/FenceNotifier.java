@@ -37,11 +37,6 @@ final class FenceNotifier {
     }
   }
 
-  /** The number of completions still waiting for their fence (tests). */
-  static int pendingCount() {
-    return pending.size();
-  }
-
   private static native void register(long fence, long id);
 
   // Called by the native glue. Exceptions are caught here: nothing may unwind into the runtime.
