@@ -761,6 +761,29 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_fence_wait(iree_rt_fence_t fence, int64_
 // As iree_rt_fence_wait, but one reached timepoint is enough. An empty fence is reached.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_fence_wait_any(iree_rt_fence_t fence, int64_t timeout_ns);
 
+// Called once by iree_rt_fence_notify: |code| IREE_RT_STATUS_OK and |message| "" when the fence is
+// reached, otherwise the failure of a semaphore (CANCELLED if one was destroyed before reaching
+// its value). |message| is borrowed: valid only during the call.
+typedef void (*iree_rt_fence_callback_t)(void* user_data, iree_rt_status_code_t code,
+                                         const char* message);
+
+// Arranges for |callback| to be called exactly once with |user_data| when every timepoint of
+// |fence| is reached or one of its semaphores fails, without blocking any thread meanwhile: the
+// asynchronous twin of iree_rt_fence_wait (iree_rt_fence_query polls). The timepoints are read
+// now; later inserts do not count.
+// Threading: if the fence is already decided (an empty fence is reached) the callback runs on the
+// calling thread before this returns; otherwise it runs on whichever thread signals or fails the
+// deciding semaphore: a device's queue thread, a host thread calling iree_rt_semaphore_signal or
+// iree_rt_fence_signal, or the thread that drops the semaphore's last reference. It must not
+// block long or wait on work of the same device; hand longer work to a thread of your own. It may
+// call any function of this header.
+// The fence's semaphores are not kept alive by this call: keep a reference to the fence (or its
+// semaphores) until the callback ran, or the callback gets CANCELLED when they are destroyed.
+// Errors: INVALID_ARGUMENT for a NULL |callback| (the callback is then never called).
+IREE_RT_EXPORT iree_rt_status_t iree_rt_fence_notify(iree_rt_fence_t fence,
+                                                     iree_rt_fence_callback_t callback,
+                                                     void* user_data);
+
 // ===========================================================================================
 // Executable
 // ===========================================================================================

@@ -12,7 +12,9 @@ IREE_VERSION=3.13.0
 APT_PACKAGES=(cmake ninja-build g++ clang python3 python3-venv python3-pip libgtest-dev libgmock-dev
               libbenchmark-dev binutils pkg-config flatbuffers-compiler libflatbuffers-dev ccache
               # Java and C# bindings (bindings/): SWIG generates both; JUnit 5 and Mono run their tests.
-              swig openjdk-17-jdk-headless junit5 mono-mcs mono-runtime libmono-system-core4.0-cil)
+              swig openjdk-17-jdk-headless junit5 mono-mcs mono-runtime libmono-system-core4.0-cil
+              # The C API reference (cmake/IreeRtDocs.cmake, ctest docs_c_api).
+              doxygen)
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do

@@ -27,6 +27,13 @@
   internal delegate void RtThrowCallback(int code, global::System.IntPtr message);
   static readonly RtThrowCallback rtThrow = PendingException.SetFromNative;
 
+  // iree_rt_fence_notify (Fence.WaitAsync, Function.CallAsync): one static delegate, alive as
+  // long as the class, is the C callback of every registration; |cookie| is a GCHandle of what
+  // to complete. It runs on runtime threads, which Mono attaches when they first call it.
+  internal delegate void RtFenceCallback(global::System.IntPtr cookie, int code,
+                                         global::System.IntPtr message);
+  static readonly RtFenceCallback rtFenceReached = FenceCompletion.OnFence;
+
   [global::System.Runtime.InteropServices.DllImport("iree_rt_csharp",
                                                    EntryPoint="rt_cs_register_callbacks")]
   static extern void RtRegisterCallbacks(RtThrowCallback throwCallback);
@@ -42,7 +49,22 @@
 
   static bool RtRegister() {
     RtRegisterCallbacks(rtThrow);
+    RtRegisterFenceCallback(rtFenceReached);
     return true;
+  }
+
+  [global::System.Runtime.InteropServices.DllImport("iree_rt_csharp",
+                                                   EntryPoint="rt_cs_register_fence_callback")]
+  static extern void RtRegisterFenceCallback(RtFenceCallback callback);
+
+  [global::System.Runtime.InteropServices.DllImport("iree_rt_csharp",
+                                                   EntryPoint="rt_cs_fence_notify")]
+  static extern void RtFenceNotifyRaw(RtHandle fence, global::System.IntPtr cookie);
+
+  // Registers |cookie| for |fence|; throws (and never calls back) if that fails.
+  internal static void RtFenceNotify(RtHandle fence, global::System.IntPtr cookie) {
+    RtFenceNotifyRaw(fence, cookie);
+    PendingException.ThrowIfAny();
   }
 %}
 
@@ -62,6 +84,30 @@ extern "C"
 #endif
 SWIGEXPORT void SWIGSTDCALL rt_cs_register_callbacks(rt_cs_throw_fn throw_fn) {
   rt_cs_throw = throw_fn;
+}
+
+typedef void (SWIGSTDCALL* rt_cs_fence_fn)(void* cookie, int code, const char* message);
+static rt_cs_fence_fn rt_cs_fence_reached = NULL;
+
+#ifdef __cplusplus
+extern "C"
+#endif
+SWIGEXPORT void SWIGSTDCALL rt_cs_register_fence_callback(rt_cs_fence_fn fn) {
+  rt_cs_fence_reached = fn;
+}
+
+static void rt_cs_on_fence(void* user_data, iree_rt_status_code_t code, const char* message) {
+  rt_cs_fence_reached(user_data, (int)code, message);
+}
+
+static void rt_cs_raise(iree_rt_status_t status);
+
+#ifdef __cplusplus
+extern "C"
+#endif
+SWIGEXPORT void SWIGSTDCALL rt_cs_fence_notify(void* fence, void* cookie) {
+  iree_rt_status_t status = iree_rt_fence_notify((iree_rt_fence_t)fence, rt_cs_on_fence, cookie);
+  if (status) rt_cs_raise(status);
 }
 
 // Records an IreeRtException for |status| on the calling thread and frees the status.

@@ -18,6 +18,7 @@
 
 %{
 #include <jni.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include "iree_rt.h"
@@ -25,6 +26,8 @@
 static JavaVM* rt_jvm = NULL;
 static jclass rt_exception_class = NULL;
 static jmethodID rt_exception_ctor = NULL;
+static jclass rt_notifier_class = NULL;       // FenceNotifier
+static jmethodID rt_notifier_on_fence = NULL;  // its static onFence(long, int, String)
 
 // Caches the VM (for release callbacks on runtime threads) and IreeRtException's constructor
 // once, when NativeLibrary loads this library.
@@ -38,7 +41,13 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   rt_exception_ctor = (*env)->GetMethodID(env, local, "<init>", "(ILjava/lang/String;)V");
   rt_exception_class = (jclass)(*env)->NewGlobalRef(env, local);
   (*env)->DeleteLocalRef(env, local);
-  return rt_exception_ctor && rt_exception_class ? JNI_VERSION_1_8 : JNI_ERR;
+  local = (*env)->FindClass(env, "dev/ireert/FenceNotifier");
+  if (!local) return JNI_ERR;
+  rt_notifier_on_fence = (*env)->GetStaticMethodID(env, local, "onFence", "(JILjava/lang/String;)V");
+  rt_notifier_class = (jclass)(*env)->NewGlobalRef(env, local);
+  (*env)->DeleteLocalRef(env, local);
+  return rt_exception_ctor && rt_exception_class && rt_notifier_on_fence && rt_notifier_class
+             ? JNI_VERSION_1_8 : JNI_ERR;
 }
 
 // Throws IreeRtException(code, message) for |status| and frees it.
@@ -76,6 +85,55 @@ static void rt_java_release_ref(void* user_data) {
 static void rt_java_release_buffer(void* user_data, void* ptr) {
   (void)ptr;
   rt_java_release_ref(user_data);
+}
+
+// ---- iree_rt_fence_notify → FenceNotifier.onFence (Fence.onReached, Function.callAsync) ----
+// The callback runs on whichever runtime thread decides the fence. Such a thread is attached to
+// the JVM once, as a daemon (so it never keeps the JVM alive), and detached by a thread-local
+// destructor when it exits; threads the JVM already knows are used as they are.
+static pthread_key_t rt_detach_key;
+static pthread_once_t rt_detach_once = PTHREAD_ONCE_INIT;
+
+static void rt_java_detach_thread(void* vm) { (*(JavaVM*)vm)->DetachCurrentThread((JavaVM*)vm); }
+static void rt_java_make_detach_key(void) { pthread_key_create(&rt_detach_key, rt_java_detach_thread); }
+
+static JNIEnv* rt_java_thread_env(void) {
+  JNIEnv* env = NULL;
+  if ((*rt_jvm)->GetEnv(rt_jvm, (void**)&env, JNI_VERSION_1_8) == JNI_OK) return env;
+  if ((*rt_jvm)->AttachCurrentThreadAsDaemon(rt_jvm, (void**)&env, NULL) != JNI_OK) return NULL;
+  pthread_once(&rt_detach_once, rt_java_make_detach_key);
+  pthread_setspecific(rt_detach_key, rt_jvm);
+  return env;
+}
+
+// iree_rt_fence_callback_t: |user_data| is FenceNotifier's id of the pending completion.
+static void rt_java_fence_reached(void* user_data, iree_rt_status_code_t code, const char* message) {
+  JNIEnv* env = rt_java_thread_env();
+  if (!env) return;  // the JVM is shutting down
+  jthrowable pending = (*env)->ExceptionOccurred(env);  // inline on a Java thread: keep it
+  if (pending) (*env)->ExceptionClear(env);
+  jstring text = (*env)->NewStringUTF(env, message);
+  if (!text) (*env)->ExceptionClear(env);  // out of memory: no message rather than no completion
+  (*env)->CallStaticVoidMethod(env, rt_notifier_class, rt_notifier_on_fence,
+                               (jlong)(intptr_t)user_data, (jint)code, text);
+  // onFence catches what it can; whatever still escapes must not stay pending on a thread
+  // without Java frames.
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  if (text) (*env)->DeleteLocalRef(env, text);
+  if (pending) {
+    (*env)->Throw(env, pending);
+    (*env)->DeleteLocalRef(env, pending);
+  }
+}
+
+// FenceNotifier.register(fence, id). The callback's class and method were resolved by JNI_OnLoad,
+// with this library's class loader: a runtime thread could not find them.
+JNIEXPORT void JNICALL Java_dev_ireert_FenceNotifier_register(JNIEnv* jenv, jclass cls, jlong fence,
+                                                              jlong id) {
+  (void)cls;
+  iree_rt_status_t status = iree_rt_fence_notify((iree_rt_fence_t)(intptr_t)fence,
+                                                 rt_java_fence_reached, (void*)(intptr_t)id);
+  if (status) rt_java_throw(jenv, status);
 }
 
 // Checks that |buffer| is a direct ByteBuffer; throws IllegalArgumentException otherwise.

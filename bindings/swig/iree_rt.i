@@ -55,6 +55,8 @@
 %ignore iree_rt_parameters_entry;  // two outputs: rt_parameters_entry_key / _length below
 %ignore iree_rt_semaphore_wait_many;
 %ignore iree_rt_fence_join;
+// A C callback: each language's .i has its own glue (FenceNotifier.java, Fence.cs).
+%ignore iree_rt_fence_notify;
 %rename("$ignore", regexmatch$name="^iree_rt_(executable|command_buffer|device_queue)_") "";
 
 %{

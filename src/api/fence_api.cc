@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // iree_rt_fence_*.
+#include <string>
 #include <vector>
 
 #include "api/handles.h"
@@ -98,5 +99,24 @@ iree_rt_status_t iree_rt_fence_wait_any(iree_rt_fence_t fence, int64_t timeout_n
   return Guard(__func__, [&]() -> Status {
     RT_ASSIGN_OR_RETURN(FenceHandle * f, FromHandle(fence, "fence"));
     return f->current()->Wait(hal::WaitMode::kAny, timeout_ns);
+  });
+}
+
+iree_rt_status_t iree_rt_fence_notify(iree_rt_fence_t fence, iree_rt_fence_callback_t callback,
+                                      void* user_data) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(FenceHandle * f, FromHandle(fence, "fence"));
+    RT_RETURN_IF_ERROR(CheckNotNull(reinterpret_cast<const void*>(callback), "callback"));
+    // May run on a queue thread: nothing may throw out of it, and the callback runs even when
+    // the message cannot be copied (NUL-terminated for C).
+    f->current()->Notify([callback, user_data](Status status) noexcept {
+      std::string message;
+      try {
+        message = status.message();
+      } catch (...) {
+      }
+      callback(user_data, static_cast<iree_rt_status_code_t>(status.code()), message.c_str());
+    });
+    return Status::Ok();
   });
 }

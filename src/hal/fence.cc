@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hal/fence.h"
 
+#include <atomic>
+#include <memory>
 #include <mutex>
 
 namespace iree_rt::hal {
@@ -108,6 +110,33 @@ Status Fence::Wait(WaitMode mode, int64_t timeout_ns) const {
   PointList points;
   for (const Timepoint& point : timepoints) points.push_back({point.semaphore.get(), point.value});
   return WaitSemaphores(mode, points, timeout_ns);
+}
+
+void Fence::Notify(Semaphore::Callback callback) const {
+  Timepoints timepoints = Snapshot();
+  if (timepoints.empty()) {
+    callback(Status::Ok());
+    return;
+  }
+  // Shared by one NotifyAt per timepoint. The last success or the first failure claims |done|
+  // and runs the callback; the rest only count down (they may outlive the callback, which is
+  // moved out so what it captured is freed once it ran).
+  struct State {
+    std::atomic<size_t> remaining;
+    std::atomic<bool> done{false};
+    Semaphore::Callback callback;
+  };
+  auto state = std::make_shared<State>();
+  state->remaining.store(timepoints.size(), std::memory_order_relaxed);
+  state->callback = std::move(callback);
+  for (const Timepoint& point : timepoints) {
+    point.semaphore->NotifyAt(point.value, [state](Status status) {
+      if (status.ok() && state->remaining.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+      if (state->done.exchange(true, std::memory_order_acq_rel)) return;
+      Semaphore::Callback run = std::move(state->callback);
+      run(std::move(status));
+    });
+  }
 }
 
 }  // namespace iree_rt::hal

@@ -47,6 +47,13 @@ class Fence : public base::RefObject {
   // Fails every semaphore with |status|.
   void Fail(const base::Status& status);
   base::Status Wait(WaitMode mode, int64_t timeout_ns) const;
+  // Runs |callback| exactly once, without blocking a thread meanwhile: with OK when every
+  // timepoint is reached, or with the first failure of one of its semaphores (CANCELLED if a
+  // semaphore is destroyed first). It runs on the thread that signals or fails the deciding
+  // semaphore, or before Notify returns if the fence is already decided (an empty fence is).
+  // Built on Semaphore::NotifyAt, so every driver's semaphores support it. The fence's
+  // semaphores are not retained: whoever expects the signal keeps them alive.
+  void Notify(Semaphore::Callback callback) const;
 
  private:
   template <typename T, typename... Args>

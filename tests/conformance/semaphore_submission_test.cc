@@ -4,9 +4,11 @@
 // (wait-before-signal) and run when the host or another submission signals; failures propagate
 // along the chain with their status code.
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "cts_test.h"
+#include "hal/fence.h"
 
 namespace iree_rt::cts {
 namespace {
@@ -68,6 +70,37 @@ TEST_P(SemaphoreSubmissionTest, SubmitWithWait) {
   ASSERT_TRUE(IsOk(wait_semaphore->Signal(1)));
   EXPECT_TRUE(IsOk(WaitFor(*signal_semaphore, 101)));
   EXPECT_EQ(ValueOf(*signal_semaphore), 101u);
+}
+
+TEST_P(SemaphoreSubmissionTest, FenceNotifyAfterDeviceWork) {
+  // Nobody waits: the device's own completion path (a queue thread, CUDA's completion thread)
+  // runs the notification once the submission signals, or fails, the fence's semaphore.
+  Ref<hal::Semaphore> gate = CreateSemaphore(0), done = CreateSemaphore(0);
+  Ref<hal::Semaphore> failed_gate = CreateSemaphore(0), failed_done = CreateSemaphore(0);
+  Ref<hal::CommandBuffer> command_buffer = EmptyCommandBuffer();
+  ASSERT_TRUE(gate && done && failed_gate && failed_done && command_buffer);
+  SemaphorePoint wait{gate.get(), 1}, signal{done.get(), 1};
+  SemaphorePoint failed_wait{failed_gate.get(), 1}, failed_signal{failed_done.get(), 1};
+  ASSERT_TRUE(IsOk(Execute(command_buffer, {&wait, 1}, {&signal, 1})));
+  ASSERT_TRUE(IsOk(Barrier({&failed_wait, 1}, {&failed_signal, 1})));
+  std::atomic<int> calls{0}, failed_calls{0};
+  std::atomic<int> code{-1}, failed_code{-1};
+  Ref<hal::Fence> fence = hal::Fence::Create(done, 1);
+  Ref<hal::Fence> failed_fence = hal::Fence::Create(failed_done, 1);
+  fence->Notify([&](Status status) { code = int(status.code()), ++calls; });
+  failed_fence->Notify([&](Status status) { failed_code = int(status.code()), ++failed_calls; });
+  EXPECT_EQ(calls.load() + failed_calls.load(), 0);
+  ASSERT_TRUE(IsOk(gate->Signal(1)));
+  failed_gate->Fail(Status(StatusCode::kUnavailable, "upstream failed"));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while ((calls.load() == 0 || failed_calls.load() == 0) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(code.load(), int(StatusCode::kOk));
+  EXPECT_EQ(failed_calls.load(), 1);
+  EXPECT_EQ(failed_code.load(), int(StatusCode::kUnavailable));
+  EXPECT_TRUE(IsOk(WaitFor(*done, 1)));
 }
 
 TEST_P(SemaphoreSubmissionTest, WaitBeforeSignalNeverBlocksTheSubmitter) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SemaphoreTest: timeline semaphores made by the device, on one thread (IREE core/semaphore_test),
-// plus timepoint callbacks and fences over device semaphores.
+// plus timepoint callbacks and fences over device semaphores (waits and Fence::Notify).
 #include <atomic>
 
 #include "cts_test.h"
@@ -221,6 +221,44 @@ TEST_P(SemaphoreTest, FenceOverDeviceSemaphores) {
   fence->Fail(Status(StatusCode::kAborted, "fence failed"));
   EXPECT_TRUE(IsError(fence->Query(), StatusCode::kAborted));
   EXPECT_TRUE(IsError(b->Query().status(), StatusCode::kAborted));
+}
+
+TEST_P(SemaphoreTest, FenceNotifyRunsOnceEveryTimepointIsReached) {
+  Ref<hal::Semaphore> a = CreateSemaphore(0), b = CreateSemaphore(0);
+  ASSERT_TRUE(a && b);
+  Ref<hal::Fence> fence = hal::Fence::Create();
+  ASSERT_TRUE(IsOk(fence->Insert(a, 2)));
+  ASSERT_TRUE(IsOk(fence->Insert(b, 1)));
+  int calls = 0;
+  Status seen(StatusCode::kInternal, "not called");
+  fence->Notify([&](Status status) { ++calls, seen = std::move(status); });
+  ASSERT_TRUE(IsOk(a->Signal(2)));
+  EXPECT_EQ(calls, 0) << "fired with a timepoint left";
+  ASSERT_TRUE(IsOk(b->Signal(1)));
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(IsOk(seen));
+  // Decided already: before Notify returns. An empty fence is reached.
+  int now = 0;
+  fence->Notify([&](Status status) { now += IsOk(status) ? 1 : 100; });
+  hal::Fence::Create()->Notify([&](Status status) { now += IsOk(status) ? 1 : 100; });
+  EXPECT_EQ(now, 2);
+  b->Fail(Status(StatusCode::kAborted, "late"));
+  EXPECT_EQ(calls, 1) << "a fence notification runs exactly once";
+  fence->Notify([&](Status status) { now += IsOk(status) ? 1 : 100; });
+  EXPECT_EQ(now, 102) << "a failed fence notifies its failure at once";
+}
+
+TEST_P(SemaphoreTest, FenceNotifyReceivesTheFirstFailure) {
+  Ref<hal::Semaphore> a = CreateSemaphore(0), b = CreateSemaphore(0);
+  ASSERT_TRUE(a && b);
+  Ref<hal::Fence> fence = hal::Fence::Create();
+  ASSERT_TRUE(IsOk(fence->Insert(a, 1)));
+  ASSERT_TRUE(IsOk(fence->Insert(b, 1)));
+  std::vector<StatusCode> codes;
+  fence->Notify([&](Status status) { codes.push_back(status.code()); });
+  a->Fail(Status(StatusCode::kDataLoss, "first"));
+  b->Fail(Status(StatusCode::kAborted, "second"));
+  EXPECT_EQ(codes, (std::vector<StatusCode>{StatusCode::kDataLoss}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Cts, SemaphoreTest, ::testing::ValuesIn(BackendParams()), BackendName);

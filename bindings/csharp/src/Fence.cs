@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 using System;
+using System.Threading.Tasks;
 
 namespace IreeRt {
 
@@ -36,6 +37,21 @@ public sealed class Fence : NativeObject {
 
   public void Wait(TimeSpan? timeout = null) {
     IreeRtNative.fence_wait(this, Semaphore.ToNanos(timeout));
+  }
+
+  /// <summary>
+  /// A task that completes once every timepoint is reached, or faults with an IreeRtException
+  /// carrying a failed semaphore's code and message; awaitable, and no thread waits meanwhile.
+  /// Continuations never run on a runtime thread. Keep this fence (or its semaphores) undisposed
+  /// until then: semaphores destroyed first fault it with Cancelled.
+  /// </summary>
+  public Task WaitAsync() {
+    var source = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+    FenceCompletion.Register(this, (code, message) => {
+      if (code == StatusCode.Ok) source.TrySetResult(true);
+      else source.TrySetException(new IreeRtException(code, message));
+    });
+    return source.Task;
   }
 }
 

@@ -4,7 +4,7 @@
 // assembly, prints one line per test and closes with "N passed, N failed".
 //
 // usage: mono IreeRt.Tests.exe --module=<bindings_test.vmfb> --mlp=<sample_mlp.vmfb>
-//                              --parameters=<parameters.vmfb> [filter]
+//                              --parameters=<parameters.vmfb> --async=<async.vmfb> [filter]
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -63,6 +63,7 @@ public static class Paths {
   public static string Module;
   public static string Mlp;
   public static string Parameters;  // tests/unit/modules/programs/parameters.mlir
+  public static string Async;  // tests/unit/api/programs/needs_hal.mlir, async-external
 }
 
 public static class TestRunner {
@@ -72,11 +73,12 @@ public static class TestRunner {
       if (a.StartsWith("--module=")) Paths.Module = a.Substring(9);
       else if (a.StartsWith("--mlp=")) Paths.Mlp = a.Substring(6);
       else if (a.StartsWith("--parameters=")) Paths.Parameters = a.Substring(13);
+      else if (a.StartsWith("--async=")) Paths.Async = a.Substring(8);
       else filter = a;
     }
-    if (Paths.Module == null || Paths.Mlp == null || Paths.Parameters == null) {
-      Console.Error.WriteLine(
-          "usage: IreeRt.Tests.exe --module=<vmfb> --mlp=<vmfb> --parameters=<vmfb> [filter]");
+    if (Paths.Module == null || Paths.Mlp == null || Paths.Parameters == null || Paths.Async == null) {
+      Console.Error.WriteLine("usage: IreeRt.Tests.exe --module=<vmfb> --mlp=<vmfb> " +
+                              "--parameters=<vmfb> --async=<vmfb> [filter]");
       return 2;
     }
     int passed = 0, failed = 0;

@@ -13,6 +13,8 @@
 namespace iree_rt_test {
 namespace {
 
+void NotifyNothing(void*, iree_rt_status_code_t, const char*) {}
+
 // One call with one NULL argument; it must fail with INVALID_ARGUMENT naming |parameter|.
 struct NullCall {
   std::string function;
@@ -336,6 +338,10 @@ std::vector<NullCall> MisuseTest::NullCalls() {
        [=] { return iree_rt_fence_fail(nullptr, IREE_RT_STATUS_ABORTED, "x"); }},
       {"iree_rt_fence_wait", "fence", [=] { return iree_rt_fence_wait(nullptr, 0); }},
       {"iree_rt_fence_wait_any", "fence", [=] { return iree_rt_fence_wait_any(nullptr, 0); }},
+      {"iree_rt_fence_notify", "fence",
+       [=] { return iree_rt_fence_notify(nullptr, NotifyNothing, nullptr); }},
+      {"iree_rt_fence_notify", "callback",
+       [=] { return iree_rt_fence_notify(fence, nullptr, nullptr); }},
       {"iree_rt_executable_load", "device",
        [=] { return iree_rt_executable_load(nullptr, fmt, bytes, 64, nullptr, 0, &out_exe); }},
       {"iree_rt_executable_load", "format",

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // C ABI tests: semaphores and fences.
+#include <atomic>
 #include <chrono>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "test_util.h"
 
@@ -204,6 +208,152 @@ TEST_F(FenceTest, ConcurrentInsertsAndWaitsAreSafe) {
   uint64_t value = 0;
   ASSERT_TRUE(IsOk(iree_rt_semaphore_query(semaphores[3], &value)));
   EXPECT_EQ(value, 50u);
+}
+
+// What iree_rt_fence_notify delivered: how often, with what, on which thread.
+struct Notification {
+  std::atomic<int> calls{0};
+  std::mutex mutex;
+  iree_rt_status_code_t code = IREE_RT_STATUS_UNKNOWN;
+  std::string message;
+  std::thread::id thread;
+
+  static void Callback(void* user_data, iree_rt_status_code_t code, const char* message) {
+    auto* self = static_cast<Notification*>(user_data);
+    {
+      std::lock_guard<std::mutex> lock(self->mutex);
+      self->code = code;
+      self->message = message;
+      self->thread = std::this_thread::get_id();
+    }
+    self->calls.fetch_add(1);
+  }
+  iree_rt_status_code_t Code() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return code;
+  }
+};
+
+TEST_F(FenceTest, NotifyOnAnEmptyFenceRunsAtOnce) {
+  Notification n;
+  ASSERT_TRUE(IsOk(iree_rt_fence_notify(CreateFence(), Notification::Callback, &n)));
+  EXPECT_EQ(n.calls.load(), 1);
+  EXPECT_EQ(n.Code(), IREE_RT_STATUS_OK);
+  EXPECT_EQ(n.message, "");
+  EXPECT_EQ(n.thread, std::this_thread::get_id());
+}
+
+TEST_F(FenceTest, NotifyReachedBeforeRegistrationRunsAtOnce) {
+  iree_rt_semaphore_t a = CreateSemaphore(device_);
+  iree_rt_fence_t fence = CreateFence(a, 2);
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_signal(a, 3)));
+  Notification n;
+  ASSERT_TRUE(IsOk(iree_rt_fence_notify(fence, Notification::Callback, &n)));
+  EXPECT_EQ(n.calls.load(), 1);
+  EXPECT_EQ(n.Code(), IREE_RT_STATUS_OK);
+}
+
+TEST_F(FenceTest, NotifyWaitsForEveryTimepointAndRunsOnce) {
+  iree_rt_semaphore_t a = CreateSemaphore(device_);
+  iree_rt_semaphore_t b = CreateSemaphore(device_);
+  iree_rt_fence_t fence = CreateFence(a, 2);
+  ASSERT_TRUE(IsOk(iree_rt_fence_insert(fence, b, 1)));
+  Notification n;
+  ASSERT_TRUE(IsOk(iree_rt_fence_notify(fence, Notification::Callback, &n)));
+  EXPECT_EQ(n.calls.load(), 0);
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_signal(a, 1)));  // below the timepoint
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_signal(b, 1)));
+  EXPECT_EQ(n.calls.load(), 0);
+  // The deciding signal comes from another thread, and the callback runs there.
+  std::thread::id signaller;
+  std::thread thread([&] {
+    signaller = std::this_thread::get_id();
+    EXPECT_TRUE(IsOk(iree_rt_semaphore_signal(a, 2)));
+  });
+  thread.join();
+  EXPECT_EQ(n.calls.load(), 1);
+  EXPECT_EQ(n.Code(), IREE_RT_STATUS_OK);
+  EXPECT_EQ(n.thread, signaller);
+  // Later signals and failures do not call it again.
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_signal(a, 5)));
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_fail(b, IREE_RT_STATUS_ABORTED, "late")));
+  EXPECT_EQ(n.calls.load(), 1);
+  EXPECT_EQ(n.Code(), IREE_RT_STATUS_OK);
+}
+
+TEST_F(FenceTest, NotifyDeliversTheFirstFailureOnce) {
+  iree_rt_semaphore_t a = CreateSemaphore(device_);
+  iree_rt_semaphore_t b = CreateSemaphore(device_);
+  iree_rt_fence_t fence = CreateFence(a, 1);
+  ASSERT_TRUE(IsOk(iree_rt_fence_insert(fence, b, 1)));
+  Notification n;
+  ASSERT_TRUE(IsOk(iree_rt_fence_notify(fence, Notification::Callback, &n)));
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_fail(b, IREE_RT_STATUS_DATA_LOSS, "disk on fire")));
+  EXPECT_EQ(n.calls.load(), 1);
+  EXPECT_EQ(n.Code(), IREE_RT_STATUS_DATA_LOSS);
+  EXPECT_NE(n.message.find("disk on fire"), std::string::npos) << n.message;
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_signal(a, 1)));  // the other timepoint is reached later
+  EXPECT_EQ(n.calls.load(), 1);
+
+  // Registered after the failure: at once, with the failure.
+  Notification late;
+  ASSERT_TRUE(IsOk(iree_rt_fence_notify(fence, Notification::Callback, &late)));
+  EXPECT_EQ(late.calls.load(), 1);
+  EXPECT_EQ(late.Code(), IREE_RT_STATUS_DATA_LOSS);
+
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_fail(a, IREE_RT_STATUS_ABORTED, "again")));
+  EXPECT_EQ(n.calls.load(), 1);
+  EXPECT_EQ(n.Code(), IREE_RT_STATUS_DATA_LOSS);
+  EXPECT_EQ(late.calls.load(), 1);
+}
+
+TEST_F(FenceTest, NotifyGetsCancelledWhenTheSemaphoreDies) {
+  iree_rt_semaphore_t a = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_semaphore_create(device_, 0, &a)));
+  iree_rt_fence_t fence = nullptr;
+  ASSERT_TRUE(IsOk(iree_rt_fence_create(&fence)));
+  ASSERT_TRUE(IsOk(iree_rt_fence_insert(fence, a, 1)));
+  Notification n;
+  ASSERT_TRUE(IsOk(iree_rt_fence_notify(fence, Notification::Callback, &n)));
+  iree_rt_semaphore_release(a);
+  EXPECT_EQ(n.calls.load(), 0);  // the fence still holds it
+  iree_rt_fence_release(fence);
+  EXPECT_EQ(n.calls.load(), 1);
+  EXPECT_EQ(n.Code(), IREE_RT_STATUS_CANCELLED);
+}
+
+TEST_F(FenceTest, NotifyManyFencesWhileSignalling) {
+  // 1,000 fences on 4 semaphores at rising values, registered by 4 threads while a fifth signals
+  // step by step: each callback runs exactly once, and only once its fence is reached.
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 250;
+  std::vector<iree_rt_semaphore_t> semaphores;
+  for (int i = 0; i < kThreads; ++i) semaphores.push_back(CreateSemaphore(device_));
+  std::vector<Notification> notifications(kThreads * kPerThread);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        iree_rt_fence_t fence = nullptr;
+        EXPECT_TRUE(IsOk(iree_rt_fence_create(&fence)));
+        EXPECT_TRUE(IsOk(iree_rt_fence_insert(fence, semaphores[t], i + 1)));
+        EXPECT_TRUE(IsOk(iree_rt_fence_insert(fence, semaphores[(t + 1) % kThreads], i + 1)));
+        EXPECT_TRUE(IsOk(iree_rt_fence_notify(fence, Notification::Callback,
+                                              &notifications[t * kPerThread + i])));
+        iree_rt_fence_release(fence);  // the semaphores live on (Keep)
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    for (int value = 1; value <= kPerThread; ++value) {
+      for (iree_rt_semaphore_t s : semaphores) EXPECT_TRUE(IsOk(iree_rt_semaphore_signal(s, value)));
+    }
+  });
+  for (std::thread& thread : threads) thread.join();
+  for (size_t i = 0; i < notifications.size(); ++i) {
+    ASSERT_EQ(notifications[i].calls.load(), 1) << "fence " << i;
+    ASSERT_EQ(notifications[i].Code(), IREE_RT_STATUS_OK) << "fence " << i;
+  }
 }
 
 }  // namespace

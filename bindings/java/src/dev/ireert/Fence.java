@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 package dev.ireert;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+
 /**
  * A set of (semaphore, value) timepoints: what async functions wait on and signal. Thread-safe.
  */
@@ -54,5 +59,41 @@ public final class Fence extends NativeObject {
 
   public void await() {
     await(Kinds.INFINITE_TIMEOUT);
+  }
+
+  /**
+   * A future completed once every timepoint is reached, or completed exceptionally with an
+   * {@link IreeRtException} carrying a failed semaphore's code and message. No thread waits
+   * meanwhile. The future is completed on {@code executor}, so dependent stages never run on a
+   * runtime thread. Keep this fence (or its semaphores) open until then: semaphores destroyed
+   * first complete it with CANCELLED.
+   */
+  public CompletableFuture<Void> onReached(Executor executor) {
+    CompletableFuture<Void> future = new CompletableFuture<>();
+    FenceNotifier.notify(this, (code, message) -> completeOn(executor, future, code, message, null));
+    return future;
+  }
+
+  /** {@link #onReached(Executor)} on {@link ForkJoinPool#commonPool()}. */
+  public CompletableFuture<Void> onReached() {
+    return onReached(ForkJoinPool.commonPool());
+  }
+
+  // Completes |future| with |value| (code 0) or IreeRtException(code, message), on |executor|
+  // (inline if it refuses the task).
+  static <T> void completeOn(Executor executor, CompletableFuture<T> future, int code,
+      String message, T value) {
+    Runnable complete = () -> {
+      if (code == 0) {
+        future.complete(value);
+      } else {
+        future.completeExceptionally(new IreeRtException(code, message));
+      }
+    };
+    try {
+      executor.execute(complete);
+    } catch (RejectedExecutionException e) {
+      complete.run();
+    }
   }
 }

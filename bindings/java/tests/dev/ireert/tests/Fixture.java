@@ -20,6 +20,11 @@ final class Fixture implements AutoCloseable {
     return property("iree_rt.test.parameters");
   }
 
+  /** tests/unit/api/programs/needs_hal.mlir compiled with --iree-execution-model=async-external. */
+  static String asyncModule() {
+    return property("iree_rt.test.async");
+  }
+
   private static String property(String name) {
     String v = System.getProperty(name);
     if (v == null) {
