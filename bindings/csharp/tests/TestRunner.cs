@@ -4,7 +4,8 @@
 // assembly, prints one line per test and closes with "N passed, N failed".
 //
 // usage: mono IreeRt.Tests.exe --module=<bindings_test.vmfb> --mlp=<sample_mlp.vmfb>
-//                              --parameters=<parameters.vmfb> --async=<async.vmfb> [filter]
+//                              --parameters=<parameters.vmfb> --async=<async.vmfb>
+//                              --all-reduce=<all_reduce.vmfb> [filter]
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -64,6 +65,7 @@ public static class Paths {
   public static string Mlp;
   public static string Parameters;  // tests/unit/modules/programs/parameters.mlir
   public static string Async;  // tests/unit/api/programs/needs_hal.mlir, async-external
+  public static string AllReduce;  // bindings/tests/all_reduce.mlir, 2 ranks
 }
 
 public static class TestRunner {
@@ -74,11 +76,13 @@ public static class TestRunner {
       else if (a.StartsWith("--mlp=")) Paths.Mlp = a.Substring(6);
       else if (a.StartsWith("--parameters=")) Paths.Parameters = a.Substring(13);
       else if (a.StartsWith("--async=")) Paths.Async = a.Substring(8);
+      else if (a.StartsWith("--all-reduce=")) Paths.AllReduce = a.Substring(13);
       else filter = a;
     }
-    if (Paths.Module == null || Paths.Mlp == null || Paths.Parameters == null || Paths.Async == null) {
+    if (Paths.Module == null || Paths.Mlp == null || Paths.Parameters == null || Paths.Async == null ||
+        Paths.AllReduce == null) {
       Console.Error.WriteLine("usage: IreeRt.Tests.exe --module=<vmfb> --mlp=<vmfb> " +
-                              "--parameters=<vmfb> --async=<vmfb> [filter]");
+                              "--parameters=<vmfb> --async=<vmfb> --all-reduce=<vmfb> [filter]");
       return 2;
     }
     int passed = 0, failed = 0;

@@ -25,6 +25,11 @@ final class Fixture implements AutoCloseable {
     return property("iree_rt.test.async");
   }
 
+  /** bindings/tests/all_reduce.mlir: an all-reduce over 2 ranks. */
+  static String allReduceModule() {
+    return property("iree_rt.test.all_reduce");
+  }
+
   private static String property(String name) {
     String v = System.getProperty(name);
     if (v == null) {
