@@ -33,6 +33,34 @@ for rank in 0 1; do
 done
 wait
 for rank in 0 1; do echo "process $rank: $(tr '\n' ' ' < "$OUT/process$rank.log")" | tee -a "$OUT/summary.txt"; done
+# The same under mpirun: ranks from OMPI_COMM_WORLD_*, the GPU of the local rank, the NCCL id
+# through MPI; IREE's iree-run-module the same way when it is in the payload's sibling folder.
+IREE_RUN=${IREE_RUN:-$PAYLOAD/../iree/iree-run-module}
+if command -v mpirun > /dev/null; then
+  for tool in "$PAYLOAD/bin/iree-rt-run" "$IREE_RUN"; do
+    [[ -x $tool ]] || continue
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_LIBRARY_PATH -x NCCL_NVLS_ENABLE "$tool" \
+      --device=cuda --module="$PAYLOAD/programs/collectives_spmd2.vmfb" --function=all_reduce_sum \
+      --input=8xf32=1 > "$OUT/mpirun.log" 2>&1
+    echo "mpirun $(basename $tool) exit=$?: $(grep -c '8xf32=2 2 2 2 2 2 2 2' "$OUT/mpirun.log") of 2 ranks print 8xf32=2" \
+      | tee -a "$OUT/summary.txt"
+    grep -i "error\|fail" "$OUT/mpirun.log" | head -5 | tee -a "$OUT/summary.txt"
+  done
+else
+  echo "mpirun: not installed" | tee -a "$OUT/summary.txt"
+fi
+# A program for 2 devices of one process on 2 GPUs (no collectives: transfers between devices).
+mapfile -t md_inputs < "$PAYLOAD/programs/multi_device2.inputs"
+for tool in "$PAYLOAD/bin/iree-rt-run" "$IREE_RUN"; do
+  [[ -x $tool ]] || continue
+  timeout 120 "$tool" --module="$PAYLOAD/programs/multi_device2.cuda.vmfb" --device=cuda://0 --device=cuda://1 \
+    --function=sharded_matmul "${md_inputs[@]}" > "$OUT/multi_device.out" 2> "$OUT/multi_device.err"
+  rc=$?
+  if cmp -s "$OUT/multi_device.out" "$PAYLOAD/programs/multi_device2.expected"; then same=yes; else same=NO; fi
+  echo "multi-device (2 GPUs) $(basename $tool) exit=$rc, output equal to IREE's CPU run: $same $(head -c 300 "$OUT/multi_device.err")" \
+    | tee -a "$OUT/summary.txt"
+done
+[[ -n ${SKIP_BENCH:-} ]] && exit 0
 if [[ -x "$PAYLOAD/bin/iree-rt-allreduce-bandwidth" ]]; then
   for mode in ${BANDWIDTH_MODES:-graph stream}; do
     timeout 300 "$PAYLOAD/bin/iree-rt-allreduce-bandwidth" --ranks="$GPUS" --mode=$mode > "$OUT/bandwidth_$mode.txt" 2>&1

@@ -155,7 +155,9 @@ base::StatusOr<ResolvedChannel> ResolveChannel(const ChannelParams& params, cons
   resolved.rendezvous = config.rendezvous;
   if (resolved.rendezvous.empty()) {
     const char* env = std::getenv("IREE_RT_RENDEZVOUS");
-    resolved.rendezvous = env && *env ? env : "local:default";
+    // Ranks from an MPI launcher are processes: they meet through MPI unless told otherwise.
+    const bool from_launcher = source.starts_with("OMPI_") || source.starts_with("PMI_");
+    resolved.rendezvous = env && *env ? env : from_launcher ? "mpi" : "local:default";
   }
   return resolved;
 }

@@ -64,8 +64,9 @@ struct CollectiveOp {
 struct ChannelConfig {
   int32_t rank = -1;   // -1: from the environment
   int32_t count = -1;
-  // Where the ranks meet: "local:<name>" (ranks are threads of this process; the default) or a
-  // driver-specific scheme. Empty: the environment's IREE_RT_RENDEZVOUS, else "local:default".
+  // Where the ranks meet (hal/utils/rendezvous.h): "local:<name>" (ranks are threads of this
+  // process), "file:<path>" or "mpi". Empty: the environment's IREE_RT_RENDEZVOUS, else "mpi"
+  // when the ranks came from an MPI launcher, else "local:default".
   std::string rendezvous;
   // How long a rank waits for its peers before the channel fails.
   std::chrono::milliseconds timeout{60000};

@@ -27,7 +27,48 @@ base::Status PinPrimaryContext(const DynamicSymbols& syms, CUdevice device) {
   return base::Status::Ok();
 }
 
+// Every live context, for peer access between the GPUs a process uses.
+std::mutex live_mutex;
+std::set<Context*>& LiveContexts() {
+  static auto* live = new std::set<Context*>();
+  return *live;
+}
+
+// Lets |from|'s kernels and pool allocations reach |to|'s memory (and |to|'s pool be read from
+// |from|) when the GPUs can, e.g. over NVLink. Programs compiled for several devices rely on it:
+// a transfer between devices may leave a buffer that a kernel on the other device reads in place.
+// Leaves |from|'s context current.
+void ConnectPeer(const DynamicSymbols& syms, CUcontext from, CUdevice from_device, CUmemoryPool from_pool,
+                 CUcontext to, CUdevice to_device) {
+  int can = 0;
+  if (syms.cuDeviceCanAccessPeer(&can, from_device, to_device) != CUDA_SUCCESS || !can) return;
+  syms.cuCtxSetCurrent(from);
+  syms.cuCtxEnablePeerAccess(to, 0);  // CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED is fine
+  (void)to;
+  if (from_pool) {
+    // The pool of |from| readable and writable by |to|'s kernels and copies.
+    CUmemAccessDesc access = {};
+    access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    access.location.id = to_device;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    syms.cuMemPoolSetAccess(from_pool, &access, 1);
+  }
+}
+
 }  // namespace
+
+void Context::ConnectPeers() {
+  std::lock_guard<std::mutex> lock(live_mutex);
+  for (Context* other : LiveContexts()) {
+    if (other->device_ == device_) continue;
+    ConnectPeer(syms_, context_, device_, memory_pool_, other->context_, other->device_);
+    ConnectPeer(syms_, other->context_, other->device_, other->memory_pool_, context_, device_);
+  }
+  LiveContexts().insert(this);
+  // Activate's per-thread record may now name the wrong context: bind ours explicitly.
+  syms_.cuCtxSetCurrent(context_);
+  activation_generation.fetch_add(1, std::memory_order_relaxed);
+}
 
 base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, CUdevice device,
                                                    const ContextOptions& options) {
@@ -63,10 +104,15 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
         syms, cuMemPoolSetAttribute(context->memory_pool_, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold),
         "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
   }
+  context->ConnectPeers();
   return context;
 }
 
 Context::~Context() {
+  {
+    std::lock_guard<std::mutex> lock(live_mutex);
+    LiveContexts().erase(this);
+  }
   if (!context_) return;
   // Every owner of device work has released us, but frees may still be queued.
   syms_.cuCtxSetCurrent(context_);

@@ -50,6 +50,9 @@ class Context final : public base::RefObject {
 
  private:
   Context(const DynamicSymbols& syms, CUdevice device) : syms_(syms), device_(device) {}
+  // Peer access (kernels and pools) between this context's GPU and every other live context's,
+  // where the GPUs allow it; registers this context as live.
+  void ConnectPeers();
   template <typename T, typename... Args>
   friend base::Ref<T> base::MakeRef(Args&&... args);
 

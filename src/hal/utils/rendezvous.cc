@@ -11,6 +11,8 @@
 #include <mutex>
 #include <thread>
 
+#include "hal/utils/mpi_library.h"
+
 namespace iree_rt::hal::utils {
 
 namespace {
@@ -106,9 +108,18 @@ base::StatusOr<std::vector<uint8_t>> ShareFromRoot(
   if (rendezvous.starts_with("file:")) {
     return ShareThroughFile(rendezvous.substr(5), rank, count, size, make, timeout);
   }
+  if (rendezvous == "mpi") {
+    std::vector<uint8_t> bytes(size);
+    if (rank == 0) {
+      RT_ASSIGN_OR_RETURN(bytes, make());
+    }
+    if (bytes.size() != size) return base::InternalError("rendezvous 'mpi': rank 0 made ", bytes.size(), " bytes");
+    RT_RETURN_IF_ERROR(MpiBroadcast(&bytes, timeout));
+    return bytes;
+  }
   return base::UnimplementedError("rendezvous '", rendezvous,
-                                  "' is not supported: use local:<name> (ranks in this process) or "
-                                  "file:<path> (processes sharing a file system)");
+                                  "' is not supported: use local:<name> (ranks in this process), "
+                                  "file:<path> (processes sharing a file system) or mpi");
 }
 
 }  // namespace iree_rt::hal::utils

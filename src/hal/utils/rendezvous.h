@@ -5,7 +5,9 @@
 //                 rank has read it;
 //   file:<path>   ranks are processes sharing a file system: rank 0 writes <path> atomically
 //                 (write, then rename), the others poll for it. Use a fresh path per job: a
-//                 stale file from an earlier job would be read as this job's.
+//                 stale file from an earlier job would be read as this job's;
+//   mpi           ranks are the processes of an MPI job: an MPI broadcast from world rank 0
+//                 (mpi_library.h; the channel's rank must be the world rank).
 // Waiting ranks give up after |timeout| with DEADLINE_EXCEEDED naming the rendezvous and rank.
 #ifndef IREE_RT_HAL_UTILS_RENDEZVOUS_H_
 #define IREE_RT_HAL_UTILS_RENDEZVOUS_H_

@@ -336,6 +336,36 @@ TEST_F(CudaDriverTest, CrossDeviceDeviceWait) {
   }
 }
 
+// Two GPUs: device 1's queue copies out of a queue alloca of device 0 (pool memory), as programs
+// compiled for two devices do for flow.tensor.transfer. Pool memory is reachable from another
+// GPU only once the pool grants it access: without that the copy fails with INVALID_VALUE.
+TEST_F(CudaDriverTest, PeerCopyFromAnotherGpusPool) {
+  Ref<hal::Device> first = CreateOrFail("cuda://0");
+  ASSERT_TRUE(first);
+  StatusOr<Ref<hal::Device>> second = Create("cuda://1");
+  if (second.status().code() == StatusCode::kNotFound) GTEST_SKIP() << "one GPU: " << second.status().ToString();
+  ASSERT_TRUE(IsOk(second));
+  constexpr uint64_t kSize = 1 << 20;
+  hal::BufferParams params;
+  params.type = hal::MemoryType::kDeviceLocal;
+  StatusOr<Ref<hal::Semaphore>> on_first = first->CreateSemaphore(0), on_second = (*second)->CreateSemaphore(0);
+  ASSERT_TRUE(IsOk(on_first) && IsOk(on_second));
+  hal::SemaphorePoint allocated{on_first->get(), 1}, filled{on_first->get(), 2}, copied{on_second->get(), 1};
+  StatusOr<Ref<hal::Buffer>> source =
+      first->QueueAlloca(hal::kQueueAffinityAny, {}, {&allocated, 1}, params, kSize, 0);
+  ASSERT_TRUE(IsOk(source));
+  ASSERT_TRUE(IsOk(first->QueueFill(hal::kQueueAffinityAny, {&allocated, 1}, {&filled, 1}, *source, 0, kSize,
+                                    0xC0FFEE11u, 4)));
+  Ref<hal::Buffer> readback = HostVisible(**second, kSize);
+  ASSERT_TRUE(readback);
+  ASSERT_TRUE(IsOk((*second)->QueueCopy(hal::kQueueAffinityAny, {&filled, 1}, {&copied, 1}, *source, 0, readback, 0,
+                                        kSize)));
+  ASSERT_TRUE(IsOk((*on_second)->Wait(1, kTimeoutNs)));
+  std::vector<uint32_t> words(kSize / 4);
+  ASSERT_TRUE(IsOk(readback->Read(0, words.data(), kSize)));
+  EXPECT_EQ(words, std::vector<uint32_t>(kSize / 4, 0xC0FFEE11u));
+}
+
 // Several threads submit chains that also wait on a shared timeline advanced by the host; one
 // timeline is failed midway and the failure must reach exactly its dependents.
 TEST_F(CudaDriverTest, SemaphoreStress) {
