@@ -10,6 +10,7 @@
 #include "drivers/cpu/executable.h"
 #include "drivers/cpu/task/flush_denormals.h"
 #include "hal/utils/host_channel.h"
+#include "hal/utils/shm_channel.h"
 
 namespace iree_rt::drivers::cpu {
 
@@ -107,7 +108,8 @@ Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordi
 Status CommandRunner::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
                                  const ResolvedRef* send, const ResolvedRef* recv, uint64_t element_count) {
   hal::utils::HostChannel* host = hal::utils::HostChannel::Cast(&channel);
-  if (!host) return base::InvalidArgumentError(op.ToString(), ": the channel was not created by a CPU device");
+  hal::utils::ShmChannel* shm = hal::utils::ShmChannel::Cast(&channel);
+  if (!host && !shm) return base::InvalidArgumentError(op.ToString(), ": the channel was not created by a CPU device");
   const uint8_t* send_ptr = nullptr;
   uint8_t* recv_ptr = nullptr;
   if (send) {
@@ -117,7 +119,8 @@ Status CommandRunner::Collective(hal::Channel& channel, const hal::CollectiveOp&
   if (recv) {
     RT_ASSIGN_OR_RETURN(recv_ptr, recv->buffer->Map(hal::MemoryAccess::kWrite, recv->offset, recv->length));
   }
-  return host->Run(op, param, send_ptr, recv_ptr, element_count);
+  return host ? host->Run(op, param, send_ptr, recv_ptr, element_count)
+              : shm->Run(op, param, send_ptr, recv_ptr, element_count);
 }
 
 }  // namespace iree_rt::drivers::cpu

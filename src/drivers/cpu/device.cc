@@ -11,6 +11,7 @@
 #include "drivers/cpu/loader/processor_info.h"
 #include "hal/utils/deferred_command_buffer.h"
 #include "hal/utils/host_channel.h"
+#include "hal/utils/shm_channel.h"
 #include "hal/utils/host_semaphore.h"
 
 namespace iree_rt::drivers::cpu {
@@ -112,11 +113,14 @@ Status Device::QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList sig
 }
 
 StatusOr<Ref<hal::Channel>> Device::CreateChannelImpl(const hal::ResolvedChannel& channel) {
-  constexpr std::string_view kLocal = "local:";
-  if (!channel.rendezvous.starts_with(kLocal)) {
-    return base::UnimplementedError("device '", id(), "': rendezvous '", channel.rendezvous,
-                                    "' is not supported: CPU channels join ranks that are threads of one "
-                                    "process (rendezvous=local:<name>)");
+  if (!channel.rendezvous.starts_with("local:")) {
+    // Ranks in other processes of this host: shared memory, its name shared through the rendezvous.
+    if (!channel.id.empty()) {
+      return base::UnimplementedError("device '", id(), "': a channel id is not supported across processes");
+    }
+    RT_ASSIGN_OR_RETURN(Ref<hal::utils::ShmChannel> shm,
+                        hal::utils::ShmChannel::Join(channel.rendezvous, channel.rank, channel.count, channel.timeout));
+    return Ref<hal::Channel>(std::move(shm));
   }
   std::string name = channel.rendezvous;
   if (!channel.id.empty()) {  // an explicit id names its own communicator within the rendezvous

@@ -46,7 +46,8 @@ class Device final : public hal::Device {
   base::Status QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                 const base::Ref<hal::CommandBuffer>& command_buffer,
                                 std::span<const hal::BufferBinding> binding_table) override;
-  // Ranks that are threads of this process ("local:<name>" rendezvous): hal::utils::HostChannel.
+  // Ranks that are threads of this process ("local:<name>" rendezvous): hal::utils::HostChannel;
+  // processes of this host (file:, mpi): hal::utils::ShmChannel.
   base::StatusOr<base::Ref<hal::Channel>> CreateChannelImpl(const hal::ResolvedChannel& channel) override;
   base::Status QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                  hal::HostCall call) override;

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "hal/utils/float_convert.h"
+#include "hal/utils/collective_compute.h"
 
 namespace iree_rt::hal::utils {
 
@@ -32,58 +32,6 @@ struct Message {
   uint64_t bytes = 0;
   bool consumed = false;
 };
-
-// Elementwise reduction of |count| ranks' |n| elements, in rank order, into |out|.
-template <typename T, typename Acc, typename Load, typename Store>
-void ReduceAs(CollectiveReduction reduction, const std::vector<const uint8_t*>& inputs, uint64_t n,
-              uint8_t* out, Load load, Store store) {
-  for (uint64_t i = 0; i < n; ++i) {
-    T value;
-    std::memcpy(&value, inputs[0] + i * sizeof(T), sizeof(T));
-    Acc acc = load(value);
-    for (size_t k = 1; k < inputs.size(); ++k) {
-      std::memcpy(&value, inputs[k] + i * sizeof(T), sizeof(T));
-      const Acc next = load(value);
-      switch (reduction) {
-        case CollectiveReduction::kSum:
-        case CollectiveReduction::kAverage: acc = static_cast<Acc>(acc + next); break;
-        case CollectiveReduction::kProduct: acc = static_cast<Acc>(acc * next); break;
-        case CollectiveReduction::kMinimum: acc = std::min(acc, next); break;
-        case CollectiveReduction::kMaximum: acc = std::max(acc, next); break;
-        case CollectiveReduction::kNone: break;
-      }
-    }
-    if (reduction == CollectiveReduction::kAverage) acc = static_cast<Acc>(acc / static_cast<Acc>(inputs.size()));
-    const T result = store(acc);
-    std::memcpy(out + i * sizeof(T), &result, sizeof(T));
-  }
-}
-
-template <typename T>
-void ReducePlain(CollectiveReduction reduction, const std::vector<const uint8_t*>& inputs, uint64_t n,
-                 uint8_t* out) {
-  ReduceAs<T, T>(reduction, inputs, n, out, [](T v) { return v; }, [](T v) { return v; });
-}
-
-void Reduce(const CollectiveOp& op, const std::vector<const uint8_t*>& inputs, uint64_t n, uint8_t* out) {
-  const CollectiveReduction r = op.reduction;
-  switch (op.element_type) {
-    case CollectiveElementType::kSint8: return ReducePlain<int8_t>(r, inputs, n, out);
-    case CollectiveElementType::kUint8: return ReducePlain<uint8_t>(r, inputs, n, out);
-    case CollectiveElementType::kSint16: return ReducePlain<int16_t>(r, inputs, n, out);
-    case CollectiveElementType::kUint16: return ReducePlain<uint16_t>(r, inputs, n, out);
-    case CollectiveElementType::kSint32: return ReducePlain<int32_t>(r, inputs, n, out);
-    case CollectiveElementType::kUint32: return ReducePlain<uint32_t>(r, inputs, n, out);
-    case CollectiveElementType::kSint64: return ReducePlain<int64_t>(r, inputs, n, out);
-    case CollectiveElementType::kUint64: return ReducePlain<uint64_t>(r, inputs, n, out);
-    case CollectiveElementType::kFloat32: return ReducePlain<float>(r, inputs, n, out);
-    case CollectiveElementType::kFloat64: return ReducePlain<double>(r, inputs, n, out);
-    case CollectiveElementType::kFloat16:  // accumulated in f32, rounded once
-      return ReduceAs<uint16_t, float>(r, inputs, n, out, HalfToFloat, FloatToHalf);
-    case CollectiveElementType::kBFloat16:
-      return ReduceAs<uint16_t, float>(r, inputs, n, out, BFloat16ToFloat, FloatToBFloat16);
-  }
-}
 
 // "rank 1" or "ranks 1, 3".
 std::string RankList(const std::vector<int32_t>& ranks) {
@@ -250,34 +198,8 @@ Status HostChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8
 
   // Every peer's send memory stays valid until the finish barrier below.
   std::vector<uint8_t> scratch(bytes.recv);
-  const bool writes = !(op.kind == CollectiveKind::kReduce && static_cast<int32_t>(param) != me);
-  switch (op.kind) {
-    case CollectiveKind::kAllReduce:
-      Reduce(op, inputs, element_count, scratch.data());
-      break;
-    case CollectiveKind::kReduce:
-      if (writes) Reduce(op, inputs, element_count, scratch.data());
-      break;
-    case CollectiveKind::kBroadcast:
-      std::memcpy(scratch.data(), inputs[param], bytes.recv);
-      break;
-    case CollectiveKind::kAllGather:
-      for (int32_t r = 0; r < n_ranks; ++r) std::memcpy(scratch.data() + r * bytes.send, inputs[r], bytes.send);
-      break;
-    case CollectiveKind::kReduceScatter: {
-      std::vector<const uint8_t*> blocks(n_ranks);
-      for (int32_t r = 0; r < n_ranks; ++r) blocks[r] = inputs[r] + me * bytes.recv;
-      Reduce(op, blocks, element_count, scratch.data());
-      break;
-    }
-    case CollectiveKind::kAllToAll: {
-      const uint64_t part = bytes.recv / n_ranks;
-      for (int32_t r = 0; r < n_ranks; ++r) std::memcpy(scratch.data() + r * part, inputs[r] + me * part, part);
-      break;
-    }
-    default:
-      break;
-  }
+  const bool writes = WritesResult(op, param, me);
+  if (writes) ComputeGroupResult(op, param, inputs, element_count, me, bytes, scratch.data());
 
   lock.lock();
   c.posted[me] = false;

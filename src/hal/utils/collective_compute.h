@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// What one rank computes in a group collective from every rank's send memory, for the channels
+// that move host memory (hal::utils::HostChannel between threads, ShmChannel between processes).
+// Reductions run in rank order, so every rank of an all_reduce gets the same bytes; 16-bit floats
+// accumulate in f32 and round once.
+#ifndef IREE_RT_HAL_UTILS_COLLECTIVE_COMPUTE_H_
+#define IREE_RT_HAL_UTILS_COLLECTIVE_COMPUTE_H_
+
+#include <cstdint>
+#include <span>
+
+#include "hal/channel.h"
+
+namespace iree_rt::hal::utils {
+
+// Whether |rank| writes a result (every rank but the non-roots of a reduce).
+bool WritesResult(const CollectiveOp& op, uint32_t param, int32_t rank);
+
+// |rank|'s result of a group collective (not send/recv): |inputs[r]| is rank r's send memory
+// (bytes.send bytes), |out| receives bytes.recv bytes. Reads only |inputs|.
+void ComputeGroupResult(const CollectiveOp& op, uint32_t param, std::span<const uint8_t* const> inputs,
+                        uint64_t element_count, int32_t rank, const CollectiveBytes& bytes, uint8_t* out);
+
+}  // namespace iree_rt::hal::utils
+
+#endif  // IREE_RT_HAL_UTILS_COLLECTIVE_COMPUTE_H_
