@@ -47,11 +47,14 @@ double Median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-// Seconds per all-reduce through our channel, for every run (rank 0's view).
-std::vector<double> TimeOurs(int ranks, uint64_t bytes, int iters, int runs, const std::string& mode) {
+// Seconds per all-reduce through our channel, for every run (rank 0's view); |submit_seconds|
+// gets rank 0's host time per submission (first submission to the last one's return).
+std::vector<double> TimeOurs(int ranks, uint64_t bytes, int iters, int runs, const std::string& mode,
+                             std::vector<double>* submit_seconds) {
   static int round = 0;
   const std::string rendezvous = "local:bench" + std::to_string(round++);
   std::vector<double> seconds(runs);
+  submit_seconds->assign(runs, 0.0);
   std::barrier sync(ranks);
   std::vector<std::thread> threads;
   for (int rank = 0; rank < ranks; ++rank) {
@@ -81,12 +84,15 @@ std::vector<double> TimeOurs(int ranks, uint64_t bytes, int iters, int runs, con
       auto semaphore = (*device)->CreateSemaphore(0);
       if (!semaphore.ok()) Die("semaphore", semaphore.status());
       uint64_t value = 0;
+      double submitted = 0;
       auto submit_all = [&](int count) {
+        const Clock::time_point start = Clock::now();
         for (int i = 0; i < count; ++i) {
           rt::hal::SemaphorePoint wait{semaphore->get(), value}, signal{semaphore->get(), value + 1};
           Check("execute", (*device)->QueueExecute(rt::hal::kQueueAffinityAny, {&wait, 1}, {&signal, 1}, *cb, {}));
           ++value;
         }
+        submitted = std::chrono::duration<double>(Clock::now() - start).count();
         Check("wait", (*semaphore)->Wait(value, rt::hal::kInfiniteTimeout));
       };
       submit_all(2);  // warm-up: channel initialization, graph build
@@ -95,7 +101,10 @@ std::vector<double> TimeOurs(int ranks, uint64_t bytes, int iters, int runs, con
         const Clock::time_point start = Clock::now();
         submit_all(iters);
         const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-        if (rank == 0) seconds[run] = elapsed / iters;
+        if (rank == 0) {
+          seconds[run] = elapsed / iters;
+          (*submit_seconds)[run] = submitted / iters;
+        }
       }
       sync.arrive_and_wait();
     });
@@ -175,15 +184,16 @@ int main(int argc, char** argv) {
   if (!nccl.ok()) Die("nccl", nccl.status());
   std::printf("all-reduce f32 sum, %d ranks, NCCL %d, %s command buffers, median of %d runs of %d; bus GB/s\n",
               ranks, (*nccl)->version, mode.c_str(), runs, iters);
-  std::printf("%10s %12s %12s %8s\n", "size", "ours", "nccl", "ratio");
+  std::printf("%10s %12s %12s %8s %16s\n", "size", "ours", "nccl", "ratio", "ours host us/op");
   const double factor = 2.0 * (ranks - 1) / ranks;
   for (uint64_t bytes = 1ull << 20; bytes <= (1ull << 30); bytes <<= 2) {
     const int n = bytes >= (256ull << 20) ? std::max(4, iters / 4) : iters;
-    const double ours = Median(TimeOurs(ranks, bytes, n, runs, mode));
+    std::vector<double> submit;
+    const double ours = Median(TimeOurs(ranks, bytes, n, runs, mode, &submit));
     const double raw = Median(TimeRaw(**cu, **nccl, ranks, bytes, n, runs));
     const double ours_bw = bytes * factor / ours / 1e9, raw_bw = bytes * factor / raw / 1e9;
-    std::printf("%7llu MiB %12.2f %12.2f %8.3f\n", (unsigned long long)(bytes >> 20), ours_bw, raw_bw,
-                ours_bw / raw_bw);
+    std::printf("%7llu MiB %12.2f %12.2f %8.3f %16.1f\n", (unsigned long long)(bytes >> 20), ours_bw, raw_bw,
+                ours_bw / raw_bw, Median(submit) * 1e6);
     std::fflush(stdout);
   }
   return 0;
