@@ -17,8 +17,12 @@ import sys
 import tempfile
 import time
 
+SLOT_BYTES = 0  # when set, IREE_RT_SHM_SLOT_BYTES for the ranks: collectives cut into pieces
+
 
 def launch(run, module, device, function, inputs, env=None):
+    if env is None and SLOT_BYTES:
+        env = dict(os.environ, IREE_RT_SHM_SLOT_BYTES=str(SLOT_BYTES))
     return subprocess.Popen([run, f"--module={module}", f"--device={device}", f"--function={function}"] +
                             [f"--input={i}" for i in inputs], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
@@ -68,6 +72,33 @@ def main():
         results = run_ranks(run, program_dir, 2, driver, "all_gather", lambda r: [f"3xf32={r + 1}"])
         check(all(result_line(o) == "6xf32=1 1 1 2 2 2" for o, _, _ in results),
               f"{driver} 2 processes all_gather: {[result_line(o) for o, _, _ in results]}", failures)
+
+    # Slots smaller than the collectives: every kind runs in pieces and gives the same results.
+    global SLOT_BYTES
+    SLOT_BYTES = 8
+    results = run_ranks(run, program_dir, 2, "local-task", "all_reduce_sum", lambda r: [f"8xf32={r + 1}"])
+    check(all(result_line(o) == "8xf32=3 3 3 3 3 3 3 3" for o, _, _ in results),
+          f"8-byte slots: all_reduce in 4 pieces: {[result_line(o) or e[-200:] for o, e, _ in results]}", failures)
+    results = run_ranks(run, program_dir, 2, "local-task", "all_gather", lambda r: [f"3xf32={r + 1}"])
+    check(all(result_line(o) == "6xf32=1 1 1 2 2 2" for o, _, _ in results),
+          f"8-byte slots: all_gather in 2 pieces: {[result_line(o) or e[-200:] for o, e, _ in results]}", failures)
+    results = run_ranks(run, program_dir, 4, "local-task", "ring_shift", lambda r: [f"4xf32={r + 1}"])
+    check([result_line(o) for o, _, _ in results] == [f"4xf32={' '.join([str(r)] * 4)}" for r in range(4)],
+          f"8-byte slots: send/recv in 2 pieces: {[result_line(o) for o, _, _ in results]}", failures)
+    SLOT_BYTES = 16
+    values = lambda r: [f"8xf32={' '.join(str(10 * r + i) for i in range(8))}"]
+    results = run_ranks(run, program_dir, 4, "local-task", "reduce_scatter", values)
+    want = [f"2xf32={sum(10 * k + 2 * r for k in range(4))} {sum(10 * k + 2 * r + 1 for k in range(4))}"
+            for r in range(4)]
+    check([result_line(o) for o, _, _ in results] == want,
+          f"16-byte slots: reduce_scatter in 2 pieces: {[result_line(o) for o, _, _ in results]} want {want}",
+          failures)
+    results = run_ranks(run, program_dir, 4, "local-task", "all_to_all", values)
+    want = [f"8xf32={' '.join(str(10 * k + 2 * r + j) for k in range(4) for j in range(2))}" for r in range(4)]
+    check([result_line(o) for o, _, _ in results] == want,
+          f"16-byte slots: all_to_all in 2 pieces: {[result_line(o) for o, _, _ in results]} want {want}",
+          failures)
+    SLOT_BYTES = 0
 
     # A rank killed while the other waits for it: the survivor fails within seconds, naming it.
     with tempfile.TemporaryDirectory() as tmp:

@@ -46,7 +46,7 @@ struct Mailbox {
 uint64_t SlotBytes() {
   const char* env = std::getenv("IREE_RT_SHM_SLOT_BYTES");
   const uint64_t bytes = env && *env ? std::strtoull(env, nullptr, 10) : 0;
-  return bytes ? (bytes + 4095) / 4096 * 4096 : uint64_t{64} << 20;
+  return bytes ? (bytes + 7) / 8 * 8 : uint64_t{64} << 20;  // small values: tests of the cutting
 }
 
 // "rank 1" or "ranks 1, 3".
@@ -280,14 +280,65 @@ base::StatusOr<base::Ref<ShmChannel>> ShmChannel::Join(const std::string& rendez
 
 Status ShmChannel::Run(const CollectiveOp& op, uint32_t param, const uint8_t* send, uint8_t* recv,
                        uint64_t element_count) {
-  switch (op.kind) {
-    case CollectiveKind::kSend:
-    case CollectiveKind::kRecv:
-    case CollectiveKind::kSendRecv:
-      return RunPointToPoint(op, param, send, recv, element_count);
-    default:
-      return RunGroup(op, param, send, recv, element_count);
+  const uint64_t size = op.element_size();
+  const uint64_t ranks = static_cast<uint64_t>(count());
+  RT_ASSIGN_OR_RETURN(CollectiveBytes bytes, CollectiveByteCounts(op, count(), element_count));
+  const uint64_t slot_bytes = segment_->slot_bytes;
+  const bool point_to_point = op.kind == CollectiveKind::kSend || op.kind == CollectiveKind::kRecv ||
+                              op.kind == CollectiveKind::kSendRecv;
+  const uint64_t moved = point_to_point ? element_count * size : bytes.send;
+  if (moved <= slot_bytes) {
+    return point_to_point ? RunPointToPoint(op, param, send, recv, element_count)
+                          : RunGroup(op, param, send, recv, element_count);
   }
+  // More than a slot holds: the same collective over pieces that fit, in the same order on every
+  // rank (all ranks know the op and count, so they cut alike).
+  const bool blocked = op.kind == CollectiveKind::kReduceScatter || op.kind == CollectiveKind::kAllToAll ||
+                       op.kind == CollectiveKind::kAllGather;
+  const uint64_t per_piece = blocked ? slot_bytes / (size * (op.kind == CollectiveKind::kAllGather ? 1 : ranks))
+                                     : slot_bytes / size;
+  if (per_piece == 0) {
+    return base::ResourceExhaustedError(op.ToString(), ": the shared-memory channel's ", slot_bytes,
+                                        "-byte slots cannot hold one piece (IREE_RT_SHM_SLOT_BYTES)");
+  }
+  if (!blocked) {  // elementwise: all_reduce, reduce, broadcast, send, recv, send_recv
+    for (uint64_t first = 0; first < element_count; first += per_piece) {
+      const uint64_t n = std::min(per_piece, element_count - first);
+      const uint8_t* piece_send = send ? send + first * size : nullptr;
+      uint8_t* piece_recv = recv ? recv + first * size : nullptr;
+      RT_RETURN_IF_ERROR(point_to_point ? RunPointToPoint(op, param, piece_send, piece_recv, n)
+                                        : RunGroup(op, param, piece_send, piece_recv, n));
+    }
+    return Status::Ok();
+  }
+  // Block kinds: each rank's block (all_gather: its part; reduce_scatter and all_to_all: one block
+  // per destination) is cut into pieces; a piece gathers the same range of every block.
+  const uint64_t block = op.kind == CollectiveKind::kReduceScatter ? element_count : element_count / ranks;
+  for (uint64_t first = 0; first < block; first += per_piece) {
+    const uint64_t n = std::min(per_piece, block - first);
+    if (op.kind == CollectiveKind::kAllGather) {
+      std::vector<uint8_t> gathered(ranks * n * size);
+      RT_RETURN_IF_ERROR(RunGroup(op, param, send + first * size, gathered.data(), ranks * n));
+      for (uint64_t r = 0; r < ranks; ++r) {
+        std::memcpy(recv + (r * block + first) * size, gathered.data() + r * n * size, n * size);
+      }
+      continue;
+    }
+    std::vector<uint8_t> piece_send(ranks * n * size);
+    for (uint64_t b = 0; b < ranks; ++b) {
+      std::memcpy(piece_send.data() + b * n * size, send + (b * block + first) * size, n * size);
+    }
+    if (op.kind == CollectiveKind::kReduceScatter) {
+      RT_RETURN_IF_ERROR(RunGroup(op, param, piece_send.data(), recv + first * size, n));
+    } else {  // all_to_all: piece r of the result comes from rank r
+      std::vector<uint8_t> piece_recv(ranks * n * size);
+      RT_RETURN_IF_ERROR(RunGroup(op, param, piece_send.data(), piece_recv.data(), ranks * n));
+      for (uint64_t r = 0; r < ranks; ++r) {
+        std::memcpy(recv + (r * block + first) * size, piece_recv.data() + r * n * size, n * size);
+      }
+    }
+  }
+  return Status::Ok();
 }
 
 Status ShmChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8_t* send, uint8_t* recv,
@@ -299,10 +350,6 @@ Status ShmChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8_
     return base::InvalidArgumentError(op.ToString(), ": root rank ", param, " is not within ", n_ranks, " ranks");
   }
   RT_ASSIGN_OR_RETURN(CollectiveBytes bytes, CollectiveByteCounts(op, n_ranks, element_count));
-  if (bytes.send > s->slot_bytes) {
-    return base::ResourceExhaustedError(op.ToString(), " sends ", bytes.send, " bytes; the shared-memory channel's ",
-                                        "slots hold ", s->slot_bytes, " (IREE_RT_SHM_SLOT_BYTES)");
-  }
   if (bytes.send) std::memcpy(slot(me), send, bytes.send);  // nobody reads it before we arrive
   const auto deadline = Clock::now() + timeout_;
   std::vector<uint8_t> scratch(bytes.recv);
@@ -379,10 +426,6 @@ Status ShmChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, const
       (op.kind == CollectiveKind::kRecv && from < 0)) {
     return base::InvalidArgumentError(op.ToString(), ": peer ", to >= n_ranks || to < -1 ? to : from,
                                       " is not within ", n_ranks, " ranks");
-  }
-  if (bytes > s->slot_bytes) {
-    return base::ResourceExhaustedError(op.ToString(), " moves ", bytes, " bytes; the shared-memory channel's ",
-                                        "slots hold ", s->slot_bytes, " (IREE_RT_SHM_SLOT_BYTES)");
   }
   if (to >= 0) std::memcpy(slot(me), send, bytes);
   const auto deadline = Clock::now() + timeout_;

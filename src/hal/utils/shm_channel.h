@@ -8,7 +8,8 @@
 // HostChannel's, one mailbox per (sender, receiver) pair, and one data slot per rank: a rank
 // copies what it sends into its slot, and every rank computes its result from the slots
 // (collective_compute.h). A slot holds $IREE_RT_SHM_SLOT_BYTES (default 64 MiB; the pages are
-// touched only as far as used); a collective that sends more fails with RESOURCE_EXHAUSTED saying so.
+// touched only as far as used); a larger collective runs as the same collective over pieces that
+// fit, cut alike on every rank.
 //
 // Failure is bounded as for HostChannel: a peer that never arrives (timeout), a peer process that
 // exits (its pid is checked while waiting; a peer that dies holding the lock is seen through the
