@@ -33,6 +33,23 @@ for rank in 0 1; do
 done
 wait
 for rank in 0 1; do echo "process $rank: $(tr '\n' ' ' < "$OUT/process$rank.log")" | tee -a "$OUT/summary.txt"; done
+# A peer killed while both wait in NCCL's kernels (rank 1 waits to receive what rank 0 never sends,
+# rank 0 in an all-reduce rank 1 never joins): rank 0's watchdog aborts the communicator after its
+# 3 s timeout and the call fails, instead of hanging.
+rm -f "$OUT/rendezvous2"
+start=$(date +%s.%N)
+timeout 60 "$PAYLOAD/bin/iree-rt-run" --module="$PAYLOAD/programs/collectives_spmd2.vmfb" \
+  "--device=cuda://0?rank=0&ranks=2&rendezvous=file:$OUT/rendezvous2&collective_timeout_ms=3000" \
+  --function=all_reduce_sum --input=8xf32=1 > "$OUT/survivor.log" 2>&1 &
+survivor=$!
+timeout 60 "$PAYLOAD/bin/iree-rt-run" --module="$PAYLOAD/programs/collectives_spmd2.vmfb" \
+  "--device=cuda://1?rank=1&ranks=2&rendezvous=file:$OUT/rendezvous2&collective_timeout_ms=60000" \
+  --function=ring_shift --input=4xf32=2 > "$OUT/victim.log" 2>&1 &
+victim=$!
+sleep 2; kill -9 $victim 2>/dev/null; wait $victim 2>/dev/null
+wait $survivor; rc=$?
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+echo "killed peer: survivor exit=$rc after ${elapsed}s: $(head -c 300 "$OUT/survivor.log" | tr '\n' ' ')" | tee -a "$OUT/summary.txt"
 # The same under mpirun: ranks from OMPI_COMM_WORLD_*, the GPU of the local rank, the NCCL id
 # through MPI; IREE's iree-run-module the same way when it is in the payload's sibling folder.
 IREE_RUN=${IREE_RUN:-$PAYLOAD/../iree/iree-run-module}

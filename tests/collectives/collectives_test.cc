@@ -418,11 +418,10 @@ TEST_F(CollectivesTest, APeerThatNeverArrivesTimesOut) {
   }
 }
 
-// NCCL cannot tell ranks that run different collectives (its kernels wait for each other), so
-// these two cases run where the channel itself checks its peers.
+// NCCL cannot tell ranks that run different collectives: mismatched kernels may even complete,
+// with wrong data, so this case runs where the channel itself compares what its ranks run.
 constexpr char kNeedsPeerChecks[] =
-    "NCCL has no check that peers run the same collective or are still there: a GPU rank would wait "
-    "in its kernel (an in-flight watchdog that aborts the communicator is not implemented yet)";
+    "NCCL does not compare the collectives its ranks run: mismatched ones may complete with wrong data";
 
 TEST_F(CollectivesTest, RanksThatRunDifferentCollectivesAllFail) {
   if (!OnCpu()) GTEST_SKIP() << kNeedsPeerChecks;
@@ -472,8 +471,15 @@ TEST_F(CollectivesTest, RanksThatDisagreeOnTheCountFail) {
 
 // Rank 1 makes one call and goes away (its device, and so its channel, destroyed); rank 0's
 // second call is told that rank 1 left instead of waiting out the timeout.
+// On GPUs NCCL cannot see the peer go: rank 0's kernel waits for it until the channel's watchdog
+// aborts the communicator after the timeout (3 s here), failing the call. That works for kernels
+// launched on a stream; NCCL's kernels replayed from a CUDA graph did not return after the abort
+// (H100, NCCL 2.28), so graph mode is left out.
 TEST_F(CollectivesTest, APeerThatLeavesIsNamed) {
-  if (!OnCpu()) GTEST_SKIP() << kNeedsPeerChecks;
+  if (!OnCpu() && DefaultUri(0).find("command_buffer_mode=stream") == std::string::npos) {
+    GTEST_SKIP() << "graph command buffers: NCCL's kernels in a replayed graph do not return when the "
+                    "communicator is aborted (the rank waits, as before the watchdog)";
+  }
   const std::string rendezvous = "local:leaver";
   std::vector<RankResult> first(2), second(1);
   auto inputs = [](int rank) {
@@ -493,7 +499,7 @@ TEST_F(CollectivesTest, APeerThatLeavesIsNamed) {
   });
   RunOptions options;
   options.rendezvous = rendezvous;
-  options.timeout_ms = 20000;
+  options.timeout_ms = OnCpu() ? 20000 : 3000;
   Rank state;
   state.Open(instance_, ProgramPath(2), options, 0, 2);
   state.Call("all_reduce_sum", inputs(0), &first[0]);
@@ -504,8 +510,9 @@ TEST_F(CollectivesTest, APeerThatLeavesIsNamed) {
   state.Report(&second[0]);
   EXPECT_EQ(first[1].code, IREE_RT_STATUS_OK) << first[1].message;
   EXPECT_NE(second[0].code, IREE_RT_STATUS_OK);
-  EXPECT_NE(second[0].message.find("left the channel"), std::string::npos) << second[0].message;
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10)) << "told, not timed out";
+  EXPECT_NE(second[0].message.find(OnCpu() ? "left the channel" : "did not finish within"), std::string::npos)
+      << second[0].message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10)) << "bounded";
 }
 
 TEST_F(CollectivesTest, NoRankGivenFailsInsteadOfRunningAlone) {

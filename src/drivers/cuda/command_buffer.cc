@@ -80,6 +80,7 @@ Status CommandBuffer::FinalizeImpl() {
   // A queue alloca's storage may sit elsewhere at the next submission.
   direct_refs_movable_ =
       AnyDirectRef([](hal::Buffer& buffer) { return Buffer::Cast(buffer.allocated_buffer()) == nullptr; });
+  for (hal::Channel* channel : channels()) channels_.push_back(NcclChannel::Cast(channel));
   return DeferredCommandBuffer::FinalizeImpl();
 }
 
@@ -104,8 +105,16 @@ bool CommandBuffer::TableKey(std::span<const hal::BufferBinding> binding_table, 
 }
 
 Status CommandBuffer::Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream) {
-  if (!use_graphs_ || stream_only_) return ReplayOnStream(binding_table, stream);
-  return LaunchGraph(binding_table, stream);
+  RT_RETURN_IF_ERROR(CollectiveHealth());
+  RT_RETURN_IF_ERROR((!use_graphs_ || stream_only_) ? ReplayOnStream(binding_table, stream)
+                                                    : LaunchGraph(binding_table, stream));
+  for (NcclChannel* channel : channels_) RT_RETURN_IF_ERROR(channel->Watch(stream));
+  return Status::Ok();
+}
+
+Status CommandBuffer::CollectiveHealth() const {
+  for (const NcclChannel* channel : channels_) RT_RETURN_IF_ERROR(channel->health());
+  return Status::Ok();
 }
 
 Status CommandBuffer::LaunchGraph(std::span<const hal::BufferBinding> binding_table, CUstream stream) {

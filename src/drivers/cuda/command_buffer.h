@@ -29,6 +29,7 @@
 
 #include "drivers/cuda/context.h"
 #include "drivers/cuda/graph.h"
+#include "drivers/cuda/nccl_channel.h"
 #include "hal/utils/deferred_command_buffer.h"
 
 namespace iree_rt::drivers::cuda {
@@ -54,6 +55,11 @@ class CommandBuffer final : public hal::utils::DeferredCommandBuffer {
   // this command buffer alive until the work completes.
   base::Status Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream);
 
+  // Whether the recorded commands hold collectives; then, once a submission has run, whether
+  // their channels are still sound (a communicator aborted by its watchdog fails the submission).
+  bool has_collectives() const { return !channels_.empty(); }
+  base::Status CollectiveHealth() const;
+
  private:
   static constexpr char kTypeTag = 0;
   // Rebuilds allowed before falling back to stream replay for good.
@@ -77,6 +83,7 @@ class CommandBuffer final : public hal::utils::DeferredCommandBuffer {
 
   const base::Ref<Context> context_;
   const bool use_graphs_;
+  std::vector<NcclChannel*> channels_;  // of the recorded collectives (set at Finalize)
   bool direct_refs_movable_ = false;  // set at Finalize
   // Launch only:
   std::vector<uint64_t> key_;          // addresses and lengths graph_ was built for

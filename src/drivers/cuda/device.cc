@@ -161,10 +161,16 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
   if (!cuda_command_buffer) return base::InvalidArgumentError("command buffer was not created by a CUDA device");
   // The submission owns the command buffer and a copy of the table until it completes.
   std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());
-  queue_->Submit(wait, signal,
-                 [cb = command_buffer, cuda_command_buffer, table = std::move(table)](CUstream stream) {
-                   return cuda_command_buffer->Launch(table, stream);
-                 });
+  std::function<Status()> verify;
+  if (cuda_command_buffer->has_collectives()) {
+    verify = [cuda_command_buffer] { return cuda_command_buffer->CollectiveHealth(); };
+  }
+  queue_->Submit(
+      wait, signal,
+      [cb = command_buffer, cuda_command_buffer, table = std::move(table)](CUstream stream) {
+        return cuda_command_buffer->Launch(table, stream);
+      },
+      std::move(verify));
   return Status::Ok();
 }
 

@@ -123,6 +123,8 @@ bool InFlight::WaitAndRetire() {
 
 void InFlight::Complete(Operation& operation, const Status& fault) {
   Status failure = fault.ok() ? operation.failure : fault;
+  if (failure.ok() && operation.verify) failure = operation.verify();
+  operation.verify = nullptr;
   for (const Point& wait : operation.waits) {
     if (!failure.ok()) break;
     base::StatusOr<uint64_t> value = wait.semaphore->Query();

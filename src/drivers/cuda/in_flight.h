@@ -45,6 +45,9 @@ class InFlight final : public base::RefObject {
     std::vector<base::Ref<Event>> events;
     // The issue function, kept for what it captures (never called again).
     std::function<base::Status(CUstream)> resources;
+    // Asked once the event has fired: work that ran but failed (a collective whose communicator
+    // was aborted) fails the signals with its status.
+    std::function<base::Status()> verify;
   };
 
   explicit InFlight(base::Ref<Context> context) : context_(std::move(context)) {}

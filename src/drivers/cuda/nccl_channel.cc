@@ -4,6 +4,8 @@
 #include <nccl.h>
 
 #include <cstring>
+#include <atomic>
+#include <condition_variable>
 #include <thread>
 #include <vector>
 
@@ -22,10 +24,28 @@ using hal::CollectiveReduction;
 struct NcclChannel::State {
   base::Ref<Context> context;
   const NcclSymbols* nccl = nullptr;
-  std::mutex mutex;
+  std::mutex mutex;  // serializes calls on |comm|
   ncclComm_t comm = nullptr;
   std::chrono::milliseconds timeout{0};
-  base::Status broken;  // set once: the communicator was aborted
+  base::Status broken;  // set once: the communicator was aborted (guarded by |mutex|)
+  std::atomic<bool> failed{false};  // broken is set: health() reads it without the lock
+  int32_t rank = 0, count = 0;
+
+  // The watchdog: launched collectives (an event after them) and when they must have finished.
+  struct Watched {
+    CUevent event;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  std::mutex watch_mutex;
+  std::condition_variable watch_cv;
+  std::vector<Watched> watched;
+  bool stopping = false;
+  std::thread watchdog;
+
+  ~State();
+  void WatchdogLoop();
+  // Aborts the communicator with |status| (holding |mutex|).
+  void AbortLocked(Status status);
 
   // Polls until the communicator is idle; on failure or timeout aborts it. Holds mutex.
   Status WaitIdle(const char* what, int32_t rank, int32_t count);
@@ -102,8 +122,75 @@ Status PollIdle(const NcclSymbols& nccl, ncclComm_t* comm, std::chrono::millisec
 Status NcclChannel::State::WaitIdle(const char* what, int32_t rank, int32_t count) {
   if (!broken.ok()) return broken;
   Status status = PollIdle(*nccl, &comm, timeout, what, rank, count);
-  if (!status.ok()) broken = status;
+  if (!status.ok()) {
+    broken = status;
+    failed.store(true, std::memory_order_release);
+  }
   return status;
+}
+
+void NcclChannel::State::AbortLocked(Status status) {
+  if (!broken.ok()) return;
+  broken = std::move(status);
+  failed.store(true, std::memory_order_release);
+  if (comm) {
+    context->Activate().IgnoreError();
+    nccl->ncclCommAbort(comm);  // NCCL's kernels see the abort flag and return
+    comm = nullptr;
+  }
+}
+
+NcclChannel::State::~State() {
+  {
+    std::lock_guard<std::mutex> lock(watch_mutex);
+    stopping = true;
+  }
+  watch_cv.notify_all();
+  if (watchdog.joinable()) watchdog.join();
+}
+
+void NcclChannel::State::WatchdogLoop() {
+  context->Activate().IgnoreError();
+  const DynamicSymbols& syms = context->syms();
+  std::unique_lock<std::mutex> lock(watch_mutex);
+  while (true) {
+    watch_cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopping || !watched.empty(); });
+    if (watched.empty()) {
+      if (stopping) return;
+      continue;
+    }
+    // Finished work leaves the list; work past its deadline, or an error NCCL reports while work
+    // is pending, aborts the communicator (the kernels then return and the events fire).
+    const auto now = std::chrono::steady_clock::now();
+    bool late = false;
+    for (auto it = watched.begin(); it != watched.end();) {
+      if (syms.cuEventQuery(it->event) != CUDA_ERROR_NOT_READY) {
+        syms.cuEventDestroy(it->event);
+        it = watched.erase(it);
+      } else {
+        late = late || now > it->deadline;
+        ++it;
+      }
+    }
+    if (watched.empty()) continue;
+    lock.unlock();
+    {
+      std::lock_guard<std::mutex> comm_lock(mutex);
+      if (broken.ok() && comm) {
+        ncclResult_t state = ncclSuccess;
+        nccl->ncclCommGetAsyncError(comm, &state);
+        if (state != ncclSuccess && state != ncclInProgress) {
+          AbortLocked(NcclStatus(*nccl, state, "a collective in flight").Annotate(
+              base::StrCat("rank ", rank, " of ", count, ": the communicator was aborted")));
+        } else if (late) {
+          AbortLocked(base::DeadlineExceededError(
+              "NCCL collectives of rank ", rank, " of ", count, " did not finish within ", timeout.count(),
+              " ms: a peer stopped, left, or runs another collective; the communicator was aborted"));
+        }
+      }
+    }
+    lock.lock();
+  }
 }
 
 Status NcclChannel::CheckSupported(const hal::CollectiveOp& op) {
@@ -139,6 +226,8 @@ base::StatusOr<base::Ref<NcclChannel>> NcclChannel::Create(base::Ref<Context> co
   state->context = std::move(context);
   state->nccl = nccl;
   state->timeout = channel.timeout;
+  state->rank = channel.rank;
+  state->count = channel.count;
   ncclConfig_t config = NonBlockingConfig();
   ncclResult_t result = nccl->ncclCommInitRankConfig(&state->comm, channel.count, unique, channel.rank, &config);
   if (result != ncclSuccess && result != ncclInProgress) {
@@ -149,7 +238,16 @@ base::StatusOr<base::Ref<NcclChannel>> NcclChannel::Create(base::Ref<Context> co
 }
 
 NcclChannel::~NcclChannel() {
-  if (!state_ || !state_->comm) return;
+  if (!state_) return;
+  {
+    std::lock_guard<std::mutex> lock(state_->watch_mutex);
+    state_->stopping = true;
+  }
+  state_->watch_cv.notify_all();
+  if (state_->watchdog.joinable()) state_->watchdog.join();
+  for (const State::Watched& watched : state_->watched) state_->context->syms().cuEventDestroy(watched.event);
+  state_->watched.clear();
+  if (!state_->comm) return;
   state_->context->Activate().IgnoreError();
   // A communicator with peers gone cannot be destroyed cleanly: abort never waits.
   if (state_->broken.ok()) {
@@ -260,7 +358,32 @@ base::StatusOr<base::Ref<hal::Channel>> NcclChannel::SplitImpl(int32_t color, in
     s.nccl->ncclCommAbort(split->comm);
     return status;
   }
+  split->rank = split_rank;
+  split->count = split_count;
   return base::Ref<hal::Channel>(base::MakeRef<NcclChannel>(split_rank, split_count, std::move(split)));
+}
+
+Status NcclChannel::Watch(CUstream stream) {
+  State& s = *state_;
+  const DynamicSymbols& syms = s.context->syms();
+  CUevent event = nullptr;
+  RT_CUDA_RETURN_IF_ERROR(syms, cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate (watchdog)");
+  Status recorded = ToStatus(syms, syms.cuEventRecord(event, stream), "cuEventRecord (watchdog)");
+  if (!recorded.ok()) {
+    syms.cuEventDestroy(event);
+    return recorded;
+  }
+  std::lock_guard<std::mutex> lock(s.watch_mutex);
+  s.watched.push_back({event, std::chrono::steady_clock::now() + s.timeout});
+  if (!s.watchdog.joinable()) s.watchdog = std::thread([&s] { s.WatchdogLoop(); });
+  s.watch_cv.notify_all();
+  return Status::Ok();
+}
+
+Status NcclChannel::health() const {
+  if (!state_->failed.load(std::memory_order_acquire)) return Status::Ok();
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->broken;
 }
 
 Status EnqueueCollective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,

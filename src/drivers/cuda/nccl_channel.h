@@ -12,6 +12,8 @@
 // dispatch stream in stream mode, or a capture stream while a cuda::Graph is built (NCCL kernels
 // captured into the graph, which is what lets graph command buffers hold collectives).
 //
+// Enqueued work is watched (Watch/health): see there.
+//
 // Built only where nccl.h is found; elsewhere nccl_unavailable.cc makes every channel
 // UNAVAILABLE, saying so. Nothing here includes nccl.h: the communicator lives in State.
 //
@@ -45,6 +47,14 @@ class NcclChannel final : public hal::Channel {
   // Enqueues |op| on |stream| with device addresses |send| / |recv| (0 where unused).
   base::Status Enqueue(const hal::CollectiveOp& op, uint32_t param, CUdeviceptr send, CUdeviceptr recv,
                        uint64_t element_count, CUstream stream);
+
+  // Watches the collectives just launched on |stream| (an event recorded there): a watchdog
+  // thread aborts the communicator if they have not finished within the channel's timeout (a peer
+  // that died, left or runs another collective keeps NCCL's kernels waiting forever) or NCCL
+  // reports an error. health() then returns the failure, and submissions that used the channel
+  // fail with it instead of signalling garbage.
+  base::Status Watch(CUstream stream);
+  base::Status health() const;
 
   struct State;  // the communicator (nccl_channel.cc)
 

@@ -25,6 +25,8 @@ base::Status NcclChannel::CheckSupported(const hal::CollectiveOp&) { return Unav
 base::Status NcclChannel::Enqueue(const hal::CollectiveOp&, uint32_t, CUdeviceptr, CUdeviceptr, uint64_t, CUstream) {
   return Unavailable();
 }
+base::Status NcclChannel::Watch(CUstream) { return Unavailable(); }
+base::Status NcclChannel::health() const { return Unavailable(); }
 base::StatusOr<base::Ref<hal::Channel>> NcclChannel::SplitImpl(int32_t, int32_t, uint64_t) { return Unavailable(); }
 
 base::Status EnqueueCollective(hal::Channel&, const hal::CollectiveOp&, uint32_t, const hal::utils::ResolvedRef*,

@@ -48,9 +48,11 @@ void PendingQueue::Poke() {
 }
 
 void PendingQueue::Submit(std::span<const hal::SemaphorePoint> wait,
-                          std::span<const hal::SemaphorePoint> signal, IssueFn issue) {
+                          std::span<const hal::SemaphorePoint> signal, IssueFn issue,
+                          std::function<Status()> verify) {
   auto op = std::make_unique<Operation>();
   op->issue = std::move(issue);
+  op->verify = std::move(verify);
   op->waits.reserve(wait.size());
   for (const hal::SemaphorePoint& point : wait) {
     op->waits.push_back({Ref<hal::Semaphore>::Retain(point.semaphore), point.value});
@@ -219,6 +221,7 @@ Status PendingQueue::Issue(Operation& op, const std::vector<Ref<Event>>& device_
   issued.waits = std::move(op.waits);
   issued.signals = std::move(op.signals);
   issued.resources = std::move(op.issue);
+  issued.verify = std::move(op.verify);
   in_flight_->Push(std::move(issued));
   return Status::Ok();
 }

@@ -49,8 +49,10 @@ class PendingQueue {
   PendingQueue(const PendingQueue&) = delete;
   PendingQueue& operator=(const PendingQueue&) = delete;
 
+  // |verify| (optional) is asked once the work has run, before the signals advance
+  // (InFlight::Operation::verify).
   void Submit(std::span<const hal::SemaphorePoint> wait, std::span<const hal::SemaphorePoint> signal,
-              IssueFn issue);
+              IssueFn issue, std::function<base::Status()> verify = nullptr);
 
  private:
   using Point = InFlight::Point;
@@ -58,6 +60,7 @@ class PendingQueue {
     std::vector<Point> waits;
     std::vector<Point> signals;
     IssueFn issue;
+    std::function<base::Status()> verify;
     // Host timepoints registered to wake the issue thread (cancelled once issued).
     std::vector<std::pair<hal::Semaphore*, hal::Semaphore::TimepointId>> notifications;
   };

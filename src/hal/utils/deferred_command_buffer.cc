@@ -119,6 +119,18 @@ bool DeferredCommandBuffer::AnyDirectRef(bool (*match)(Buffer& buffer)) const {
   return false;
 }
 
+std::vector<Channel*> DeferredCommandBuffer::channels() const {
+  std::vector<Channel*> found;
+  for (const Command& command : commands_) {
+    if (const auto* collective = std::get_if<CollectiveCmd>(&command)) {
+      if (std::find(found.begin(), found.end(), collective->channel.get()) == found.end()) {
+        found.push_back(collective->channel.get());
+      }
+    }
+  }
+  return found;
+}
+
 std::optional<uint64_t> DeferredCommandBuffer::EstimateSerialNs(WorkgroupCostFn cost) const {
   uint64_t total = 0;
   auto transfer = [&](uint64_t bytes) {

@@ -64,6 +64,8 @@ class DeferredCommandBuffer : public CommandBuffer {
   // Whether some recorded direct reference (not a binding-table slot) has a buffer for which
   // |match| is true.
   bool AnyDirectRef(bool (*match)(Buffer& buffer)) const;
+  // The distinct channels of the recorded collectives (borrowed: the commands hold them).
+  std::vector<Channel*> channels() const;
   // At most one workgroup of work in all: direct dispatches and barriers only, whose workgroup
   // counts multiply out to <= 1 in total. Such a buffer costs less to run than to hand off.
   bool single_workgroup() const { return !has_other_work_ && workgroup_total_ <= 1; }
