@@ -107,7 +107,9 @@ class AllReduceTypesTest
 
 // All-reduce of every element type with every reduction, 3 ranks, in place (send == recv).
 TEST_P(AllReduceTypesTest, EveryRankGetsTheReduction) {
-  const auto [type, reduction] = GetParam();
+  // Plain variables: structured bindings cannot be captured by the rank lambdas under clang.
+  const CollectiveElementType type = std::get<0>(GetParam());
+  const CollectiveReduction reduction = std::get<1>(GetParam());
   constexpr int kRanks = 3, kCount = 5;
   const bool integer = type <= CollectiveElementType::kUint64;
   std::vector<double> expected(kCount);
