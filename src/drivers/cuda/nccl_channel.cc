@@ -31,14 +31,13 @@ struct NcclChannel::State {
   std::atomic<bool> failed{false};  // broken is set: health() reads it without the lock
   int32_t rank = 0, count = 0;
 
-  // The watchdog: launched collectives (an event after them) and when they must have finished.
-  struct Watched {
-    CUevent event;
-    std::chrono::steady_clock::time_point deadline;
-  };
+  // The watchdog: one event, re-recorded after every launch of collectives on this channel, and
+  // the deadline by which the latest launch must have finished.
   std::mutex watch_mutex;
   std::condition_variable watch_cv;
-  std::vector<Watched> watched;
+  CUevent watch_event = nullptr;
+  std::chrono::steady_clock::time_point deadline;
+  bool watching = false;
   bool stopping = false;
   std::thread watchdog;
 
@@ -154,25 +153,16 @@ void NcclChannel::State::WatchdogLoop() {
   const DynamicSymbols& syms = context->syms();
   std::unique_lock<std::mutex> lock(watch_mutex);
   while (true) {
-    watch_cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopping || !watched.empty(); });
-    if (watched.empty()) {
-      if (stopping) return;
+    watch_cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopping || watching; });
+    if (stopping) return;
+    if (!watching) continue;
+    // Finished: nothing to watch until the next launch. Past the deadline, or an error NCCL reports
+    // while work is pending: abort the communicator (the kernels then return and the events fire).
+    if (syms.cuEventQuery(watch_event) != CUDA_ERROR_NOT_READY) {
+      watching = false;
       continue;
     }
-    // Finished work leaves the list; work past its deadline, or an error NCCL reports while work
-    // is pending, aborts the communicator (the kernels then return and the events fire).
-    const auto now = std::chrono::steady_clock::now();
-    bool late = false;
-    for (auto it = watched.begin(); it != watched.end();) {
-      if (syms.cuEventQuery(it->event) != CUDA_ERROR_NOT_READY) {
-        syms.cuEventDestroy(it->event);
-        it = watched.erase(it);
-      } else {
-        late = late || now > it->deadline;
-        ++it;
-      }
-    }
-    if (watched.empty()) continue;
+    const bool late = std::chrono::steady_clock::now() > deadline;
     lock.unlock();
     {
       std::lock_guard<std::mutex> comm_lock(mutex);
@@ -245,8 +235,7 @@ NcclChannel::~NcclChannel() {
   }
   state_->watch_cv.notify_all();
   if (state_->watchdog.joinable()) state_->watchdog.join();
-  for (const State::Watched& watched : state_->watched) state_->context->syms().cuEventDestroy(watched.event);
-  state_->watched.clear();
+  if (state_->watch_event) state_->context->syms().cuEventDestroy(state_->watch_event);
   if (!state_->comm) return;
   state_->context->Activate().IgnoreError();
   // A communicator with peers gone cannot be destroyed cleanly: abort never waits.
@@ -366,15 +355,14 @@ base::StatusOr<base::Ref<hal::Channel>> NcclChannel::SplitImpl(int32_t color, in
 Status NcclChannel::Watch(CUstream stream) {
   State& s = *state_;
   const DynamicSymbols& syms = s.context->syms();
-  CUevent event = nullptr;
-  RT_CUDA_RETURN_IF_ERROR(syms, cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate (watchdog)");
-  Status recorded = ToStatus(syms, syms.cuEventRecord(event, stream), "cuEventRecord (watchdog)");
-  if (!recorded.ok()) {
-    syms.cuEventDestroy(event);
-    return recorded;
-  }
   std::lock_guard<std::mutex> lock(s.watch_mutex);
-  s.watched.push_back({event, std::chrono::steady_clock::now() + s.timeout});
+  if (!s.watch_event) {
+    RT_CUDA_RETURN_IF_ERROR(syms, cuEventCreate(&s.watch_event, CU_EVENT_DISABLE_TIMING), "cuEventCreate (watchdog)");
+  }
+  // Re-recording moves the event to this launch: the latest launch is the one that must finish.
+  RT_CUDA_RETURN_IF_ERROR(syms, cuEventRecord(s.watch_event, stream), "cuEventRecord (watchdog)");
+  s.deadline = std::chrono::steady_clock::now() + s.timeout;
+  s.watching = true;
   if (!s.watchdog.joinable()) s.watchdog = std::thread([&s] { s.WatchdogLoop(); });
   s.watch_cv.notify_all();
   return Status::Ok();
