@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hal/allocator.h"
 
+#include "base/trace.h"
 #include "hal/utils/transient_buffer.h"
 
 namespace iree_rt::hal {
@@ -65,10 +66,18 @@ void Allocator::RecordAllocation(uint64_t size) {
   uint64_t peak = peak_bytes_allocated_.load(std::memory_order_relaxed);
   while (now > peak && !peak_bytes_allocated_.compare_exchange_weak(peak, now)) {
   }
+  if (base::trace::Enabled()) {
+    base::trace::Counter("live device memory", trace_name_, base::trace::NowNs(),
+                         static_cast<double>(now));
+  }
 }
 
 void Allocator::RecordDeallocation(uint64_t size) {
-  bytes_allocated_.fetch_sub(size, std::memory_order_relaxed);
+  const uint64_t now = bytes_allocated_.fetch_sub(size, std::memory_order_relaxed) - size;
+  if (base::trace::Enabled()) {
+    base::trace::Counter("live device memory", trace_name_, base::trace::NowNs(),
+                         static_cast<double>(now));
+  }
 }
 
 }  // namespace iree_rt::hal

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "base/ref_object.h"
 #include "base/status.h"
@@ -49,6 +50,10 @@ class Allocator : public base::RefObject {
 
   AllocatorStatistics statistics() const;
 
+  // The series name of this allocator's live bytes on base::trace's "live device memory"
+  // counter (the device sets it to its id before anything is allocated).
+  void set_trace_name(std::string name) { trace_name_ = std::move(name); }
+
  protected:
   explicit Allocator(uint64_t max_allocation_size) : max_allocation_size_(max_allocation_size) {}
 
@@ -71,6 +76,7 @@ class Allocator : public base::RefObject {
   std::atomic<uint64_t> bytes_allocated_{0};
   std::atomic<uint64_t> peak_bytes_allocated_{0};
   std::atomic<uint64_t> allocation_count_{0};
+  std::string trace_name_ = "allocator";
 };
 
 }  // namespace iree_rt::hal

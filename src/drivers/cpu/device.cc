@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "base/trace.h"
 #include "drivers/cpu/allocator.h"
 #include "drivers/cpu/command_runner.h"
 #include "drivers/cpu/executable.h"
@@ -82,20 +83,38 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
   // the workers, so the caller is free while it runs. The caller's table and command buffer
   // outlive the call.
   if (!executor_ || deferred->single_workgroup() || RunsInline(*deferred)) {
-    const bool ran = queue_->TryRunNow(wait, signal, [&] {
-      CommandRunner runner(executor_.get());
-      return deferred->Replay(binding_table, runner);
-    });
+    const uint32_t track = TraceTrack();
+    const bool ran = queue_->TryRunNow(
+        wait, signal, [&] { return Run(*deferred, binding_table, executor_.get(), track); });
     if (ran) return Status::Ok();
   }
   // The submission owns the command buffer and a copy of the table until it signals.
   std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());
   queue_->Submit(wait, signal,
-                 [this, cb = command_buffer, deferred, table = std::move(table)]() {
-                   CommandRunner runner(executor_.get());
-                   return deferred->Replay(table, runner);
-                 });
+                 [this, cb = command_buffer, deferred, table = std::move(table),
+                  track = TraceTrack()]() { return Run(*deferred, table, executor_.get(), track); });
   return Status::Ok();
+}
+
+uint32_t Device::TraceTrack() {
+  if (!base::trace::Enabled()) return 0;
+  uint32_t track = trace_track_.load(std::memory_order_relaxed);
+  if (!track) {
+    track = base::trace::RegisterTrack(base::StrCat(id(), " queue 0"));
+    trace_track_.store(track, std::memory_order_relaxed);
+  }
+  return track;
+}
+
+Status Device::Run(const hal::utils::DeferredCommandBuffer& command_buffer,
+                   std::span<const hal::BufferBinding> binding_table, TaskExecutor* executor,
+                   uint32_t track) {
+  CommandRunner runner(executor, track);
+  if (!track) return command_buffer.Replay(binding_table, runner);
+  const uint64_t start = base::trace::NowNs();
+  Status status = command_buffer.Replay(binding_table, runner);
+  base::trace::Complete(track, "queue", "command buffer", start, base::trace::NowNs());
+  return status;
 }
 
 bool Device::RunsInline(const hal::utils::DeferredCommandBuffer& command_buffer) {
