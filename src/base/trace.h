@@ -89,6 +89,8 @@ class Scope {
   }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
+  // Whether this scope records (tracing was on at construction).
+  bool recording() const { return start_ns_ != 0; }
   // Replaces the name by a copy of |name| (only when recording).
   void set_name(std::string_view name);
   // Adds JSON object members to the event (only when recording).

@@ -236,7 +236,7 @@ Status Context::Invoke(const Function& function, std::span<const Value> args,
   }
   const ExportInfo& info = exports[function.export_ordinal];
   base::trace::Scope trace_scope("vm", "invoke");
-  if (base::trace::Enabled()) trace_scope.set_name(base::StrCat(function.module->name(), ".", info.name));
+  if (trace_scope.recording()) trace_scope.set_name(base::StrCat(function.module->name(), ".", info.name));
 
   Status status;
   const StatusOr<Cconv>& cconv = owner->cconvs[function.export_ordinal];
