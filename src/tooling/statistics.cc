@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "base/trace.h"
@@ -19,6 +20,13 @@ std::string FormatAllocatorStatistics(std::span<const base::Ref<hal::Device>> de
     out += base::StrCat("[statistics] device ", device->id(), ": live ", stats.bytes_allocated,
                         " B, peak ", stats.peak_bytes_allocated, " B, allocations ",
                         stats.allocation_count, "\n");
+    const std::pair<const char*, const hal::AllocatorStatistics::ByType*> types[] = {
+        {"DEVICE_LOCAL", &stats.device_local}, {"HOST_LOCAL", &stats.host_local}};
+    for (const auto& [name, typed] : types) {
+      out += base::StrCat("[statistics]   ", name, ": live ", typed->bytes_allocated, " B, peak ",
+                          typed->peak_bytes_allocated, " B, allocations ", typed->allocation_count,
+                          "\n");
+    }
   }
   return out;
 }

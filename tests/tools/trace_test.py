@@ -15,7 +15,7 @@ checks that:
     on device tracks (process "devices"), each with positive duration, inside a "command
     buffer" span of the same track, and named by their export with the workgroup count;
   - the host track has the invoked function and its hal.device.queue.* and hal.fence.await;
-  - --print_statistics reports a non-zero peak, and --dispatch_statistics counts N dispatches.
+  - --print_statistics reports a non-zero peak, per memory type too (DEVICE_LOCAL's non-zero), and --dispatch_statistics counts N dispatches.
 --perfetto: instead, loads the trace with the perfetto package's trace processor and checks the
 slice count; prints "SKIPPED: ..." (ctest skips) when the package is missing.
 """
@@ -190,6 +190,12 @@ def main():
         peaks = [int(m) for m in re.findall(r"^\[statistics\] device .*peak (\d+) B", stats.stderr, re.M)]
         if not peaks or max(peaks) == 0:
             fail("--print_statistics reports no non-zero peak:\n" + stats.stderr)
+        typed = dict((name, int(peak)) for name, peak in re.findall(
+            r"^\[statistics\]   (DEVICE_LOCAL|HOST_LOCAL): live \d+ B, peak (\d+) B", stats.stderr, re.M))
+        if set(typed) != {"DEVICE_LOCAL", "HOST_LOCAL"} or typed["DEVICE_LOCAL"] == 0:
+            fail("--print_statistics lacks the per-type lines or a device-local peak:\n" + stats.stderr)
+        if sum(typed.values()) < max(peaks):
+            fail("the per-type peaks cannot add up to less than the total peak:\n" + stats.stderr)
         counts = [int(m) for m in re.findall(r"^\[dispatch\] \S+ count=(\d+) ", stats.stderr, re.M)]
         if sum(counts) != dispatches:
             fail("--dispatch_statistics counts %d dispatches, the program runs %d:\n%s" %
