@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace iree_rt::base::trace {
@@ -57,6 +58,23 @@ struct Registry {
 Registry& registry() {
   static Registry* r = new Registry();  // never destroyed: worker threads may outlive statics
   return *r;
+}
+
+struct Hooks {
+  std::mutex mutex;  // held while the hooks run
+  uint64_t next_id = 1;
+  std::vector<std::pair<uint64_t, std::function<void()>>> hooks;
+};
+
+Hooks& hooks() {
+  static Hooks* h = new Hooks();
+  return *h;
+}
+
+void RunFlushHooks() {
+  Hooks& h = hooks();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  for (auto& [id, hook] : h.hooks) hook();
 }
 
 thread_local ThreadBuffer* t_buffer = nullptr;
@@ -189,12 +207,14 @@ void StartFromEnvironment() {
 }
 
 Status Flush() {
+  if (Enabled()) RunFlushHooks();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   return FlushLocked(r);
 }
 
 Status Stop() {
+  if (Enabled()) RunFlushHooks();
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   Status status = FlushLocked(r);
@@ -253,6 +273,19 @@ void VisitComplete(std::string_view category,
       if (e.ph == 'X' && e.category == category) visit(e.name, e.dur_ns);
     });
   }
+}
+
+uint64_t AddFlushHook(std::function<void()> hook) {
+  Hooks& h = hooks();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  h.hooks.emplace_back(h.next_id, std::move(hook));
+  return h.next_id++;
+}
+
+void RemoveFlushHook(uint64_t id) {
+  Hooks& h = hooks();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  std::erase_if(h.hooks, [id](const auto& entry) { return entry.first == id; });
 }
 
 std::string JsonEscape(std::string_view text) {

@@ -74,6 +74,12 @@ void Counter(std::string_view name, std::string_view series, uint64_t time_ns, d
 void VisitComplete(std::string_view category,
                    const std::function<void(std::string_view name, uint64_t dur_ns)>& visit);
 
+// Functions that Flush and Stop run before writing, on the flushing thread: a driver turns its
+// device timestamps into events there. AddFlushHook returns an id for RemoveFlushHook, which
+// waits for a run of the hook in progress (so its owner may be destroyed after it returns).
+uint64_t AddFlushHook(std::function<void()> hook);
+void RemoveFlushHook(uint64_t id);
+
 // Escapes |text| for a JSON string (without quotes).
 std::string JsonEscape(std::string_view text);
 
