@@ -247,11 +247,12 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_options_set_limit(
 // Records a trace of everything the process's instances do from iree_rt_instance_create on:
 // VM calls, hal queue operations and fence waits on host tracks; command buffers, dispatches
 // (executable, export, workgroup count) and transfers on one track per device queue (CPU
-// drivers); live device memory as a counter. The file, Chrome Trace Event Format JSON that
-// Perfetto and chrome://tracing open, is written when the instance is destroyed and by
-// iree_rt_instance_trace_flush. Tracing is process-wide and off unless this option or the
-// environment variable IREE_RT_TRACE=path (read at the first instance creation) turns it on; off,
-// it costs one atomic load per instrumented point.
+// drivers, and CUDA's stream-mode dispatches); live device memory as a counter. The file, Chrome
+// Trace Event Format JSON that Perfetto and chrome://tracing open, is written when the instance
+// is destroyed (which stops this trace) and by iree_rt_instance_trace_flush. Tracing is
+// process-wide and off unless this option or the environment variable IREE_RT_TRACE=path turns
+// it on; the variable is read at the first instance creation, and its trace lasts for the
+// process, rewritten as each instance ends. Off, it costs one atomic load per instrumented point.
 // Errors: INVALID_ARGUMENT for an empty |path|.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_options_set_trace_path(
     iree_rt_instance_options_t options, const char* path);

@@ -142,7 +142,7 @@ class InstanceHandle final : public HandleObject {
                                                        const DeviceOptionsHandle* options);
   // Writes the trace file (base::trace::Flush).
   base::Status FlushTrace();
-  // Writes the trace file; stops tracing if this instance started it.
+  // Writes the trace file; stops tracing if this instance's options started it.
   ~InstanceHandle() override;
 
  private:

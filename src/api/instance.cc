@@ -15,10 +15,12 @@ using base::StatusOr;
 
 StatusOr<Ref<InstanceHandle>> InstanceHandle::Create(const InstanceOptionsHandle* options) {
   Ref<InstanceHandle> instance = Ref<InstanceHandle>::Adopt(new InstanceHandle());
-  const bool tracing = base::trace::Enabled();
+  // A trace this instance starts ends with it; one from IREE_RT_TRACE lasts for the process.
   base::trace::StartFromEnvironment();
-  if (options && !options->trace_path.empty()) base::trace::Start(options->trace_path);
-  instance->owns_trace_ = !tracing && base::trace::Enabled();
+  if (options && !options->trace_path.empty()) {
+    instance->owns_trace_ = !base::trace::Enabled();
+    base::trace::Start(options->trace_path);
+  }
   RT_ASSIGN_OR_RETURN(instance->drivers_,
                       options ? session::DriverSet::Create(options->allowed_drivers, options->device_params)
                               : session::DriverSet::Create());

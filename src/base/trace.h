@@ -12,7 +12,7 @@
 // lives until the process ends, so a worker that exits loses nothing.
 //
 // Tracks: host events go to process 1 ("host"), one track per thread; device events go to
-// process 2 ("devices") on tracks made with RegisterTrack() ("local-task:0 queue 0"). Timestamps
+// process 2 ("devices") on tracks made with RegisterTrack() ("local-task queue 0"). Timestamps
 // are steady-clock nanoseconds (NowNs()); the file gives them in microseconds from Start(), with
 // three decimals (ns resolution).
 //
@@ -47,8 +47,9 @@ uint64_t NowNs();
 // Starts recording into |path| (written by Flush/Stop); an empty path records without writing a
 // file (for statistics). Starting while started keeps the events and replaces a non-empty path.
 void Start(std::string_view path);
-// Start(getenv("IREE_RT_TRACE")) the first time it is called, when the variable is set and no
-// trace is running; later calls do nothing.
+// Start(getenv("IREE_RT_TRACE")) the first time it is called, when the variable is set; later
+// calls do nothing. A trace started so runs until the process ends: its owners (instances,
+// tool sessions) only Flush it as they end.
 void StartFromEnvironment();
 // Writes every event recorded since Start() to the path; OK and nothing written when not started.
 // UNAVAILABLE when the file cannot be written.

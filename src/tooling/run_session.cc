@@ -97,12 +97,14 @@ StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& o
   std::unique_ptr<RunSession> session(new RunSession());
   session->print_statistics_ = options.print_statistics;
   session->dispatch_statistics_ = options.dispatch_statistics;
-  const bool tracing = base::trace::Enabled();
+  // A trace this session starts ends with it; one from IREE_RT_TRACE lasts for the process.
   base::trace::StartFromEnvironment();
+  if (!base::trace::Enabled() && (!options.trace_path.empty() || options.dispatch_statistics)) {
+    session->owns_trace_ = true;
+  }
   if (!options.trace_path.empty() || options.dispatch_statistics) {
     base::trace::Start(options.trace_path);  // an empty path records for the statistics only
   }
-  session->owns_trace_ = !tracing && base::trace::Enabled();
   vm::Limits limits;
   for (const std::string& flag : options.limits) RT_RETURN_IF_ERROR(ApplyLimitFlag(flag, &limits));
   RT_ASSIGN_OR_RETURN(session->instance_, session::CreateVmInstance(limits));
