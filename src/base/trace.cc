@@ -314,16 +314,21 @@ void Scope::Begin(const char* category, const char* name) {
 }
 
 void Scope::End() {
-  Complete(0, category_, owned_name_.empty() ? std::string_view(name_) : owned_name_, start_ns_,
-           NowNs(), args_);
+  const bool named = extra_ && !extra_->name.empty();
+  Complete(0, category_, named ? std::string_view(extra_->name) : std::string_view(name_),
+           start_ns_, NowNs(), extra_ ? std::string_view(extra_->args) : std::string_view());
 }
 
 void Scope::set_name(std::string_view name) {
-  if (start_ns_) owned_name_ = std::string(name);
+  if (!start_ns_) return;
+  if (!extra_) extra_ = std::make_unique<Extra>();
+  extra_->name = std::string(name);
 }
 
 void Scope::set_args(std::string args_json) {
-  if (start_ns_) args_ = std::move(args_json);
+  if (!start_ns_) return;
+  if (!extra_) extra_ = std::make_unique<Extra>();
+  extra_->args = std::move(args_json);
 }
 
 }  // namespace iree_rt::base::trace

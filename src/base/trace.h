@@ -27,6 +27,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -104,14 +105,18 @@ class Scope {
   void set_args(std::string args_json);
 
  private:
+  // What only a recording scope needs, allocated then: off, a scope is three words.
+  struct Extra {
+    std::string name;
+    std::string args;
+  };
   void Begin(const char* category, const char* name);
   void End();
 
   uint64_t start_ns_ = 0;
   const char* category_ = nullptr;
   const char* name_ = nullptr;
-  std::string owned_name_;
-  std::string args_;
+  std::unique_ptr<Extra> extra_;
 };
 
 }  // namespace iree_rt::base::trace
