@@ -24,6 +24,7 @@ struct Event {
   uint64_t ts_ns = 0;
   uint64_t dur_ns = 0;
   double value = 0;  // "C"
+  uint64_t flow_id = 0;  // "s", "f"
   std::string category;  // "X": the category; "C": the series
   std::string name;
   std::string args;
@@ -149,6 +150,11 @@ std::string Render(Registry& r) {
       out += StrCat("{\"ph\":\"", std::string_view(&e.ph, 1), "\",\"pid\":", pid, ",\"tid\":",
                     e.ph == 'C' ? 0 : tid, ",\"name\":\"", JsonEscape(e.name), "\",\"ts\":");
       AppendMicros(out, ts);
+      if (e.ph == 's' || e.ph == 'f') {
+        out += StrCat(",\"cat\":\"flow\",\"id\":", e.flow_id, e.ph == 'f' ? ",\"bp\":\"e\"" : "",
+                      "},\n");
+        return;
+      }
       if (e.ph == 'C') {
         char value[40];
         std::snprintf(value, sizeof(value), "%.17g", e.value);
@@ -261,6 +267,32 @@ void Counter(std::string_view name, std::string_view series, uint64_t time_ns, d
   e.value = value;
   e.category = std::string(series);
   e.name = std::string(name);
+  Append(std::move(e));
+}
+
+uint64_t NewFlowId() {
+  static std::atomic<uint64_t> next{1};
+  return Enabled() ? next.fetch_add(1, std::memory_order_relaxed) : 0;
+}
+
+void FlowStart(uint64_t id, uint64_t time_ns) {
+  if (!Enabled() || !id) return;
+  Event e;
+  e.ph = 's';
+  e.ts_ns = time_ns;
+  e.flow_id = id;
+  e.name = "submit";
+  Append(std::move(e));
+}
+
+void FlowEnd(uint32_t track, uint64_t id, uint64_t time_ns) {
+  if (!Enabled() || !id) return;
+  Event e;
+  e.ph = 'f';
+  e.track = track;
+  e.ts_ns = time_ns;
+  e.flow_id = id;
+  e.name = "submit";
   Append(std::move(e));
 }
 

@@ -68,6 +68,12 @@ uint32_t RegisterTrack(std::string_view name);
 // empty or the members of a JSON object without braces (`"count":3`), given verbatim.
 void Complete(uint32_t track, std::string_view category, std::string_view name, uint64_t start_ns,
               uint64_t end_ns, std::string_view args_json = {});
+// Flow events linking a host span to the device span it caused (an arrow in Perfetto): a new id,
+// its start ("s", on the calling thread's host track, inside the span that submits) and its end
+// ("f", on device |track| at the start of the span it enters). Ids are 0 when tracing is off.
+uint64_t NewFlowId();
+void FlowStart(uint64_t id, uint64_t time_ns);
+void FlowEnd(uint32_t track, uint64_t id, uint64_t time_ns);
 // Records a counter ("C") sample on the devices process: series |series| of counter |name|.
 void Counter(std::string_view name, std::string_view series, uint64_t time_ns, double value);
 

@@ -14,6 +14,8 @@ checks that:
   - the program's N dispatches (--dispatches, from its compiled form) appear exactly N times
     on device tracks (process "devices"), each with positive duration, inside a "command
     buffer" span of the same track, and named by their export with the workgroup count;
+  - each command buffer span is entered by a flow ("s" on the submitting host thread, "f" at
+    the span's start) with a unique id;
   - the host track has the invoked function and its hal.device.queue.* and hal.fence.await;
   - --print_statistics reports a non-zero peak, per memory type too (DEVICE_LOCAL's non-zero), and --dispatch_statistics counts N dispatches.
 --perfetto: instead, loads the trace with the perfetto package's trace processor and checks the
@@ -65,6 +67,7 @@ def ns(value):
 def check_trace(events, dispatches, function):
     names = {}  # (pid, tid) -> thread name; (pid, None) -> process name
     spans = {}  # (pid, tid) -> [(start, end, event)]
+    flows = {"s": {}, "f": {}}  # phase -> id -> event
     for e in events:
         for key in ("name", "ph", "pid", "tid"):
             if key not in e:
@@ -77,6 +80,11 @@ def check_trace(events, dispatches, function):
             continue
         if not isinstance(e.get("ts"), (int, float)) or e["ts"] < 0:
             fail("event with a bad ts: %s" % e)
+        if e["ph"] in ("s", "f"):
+            if not isinstance(e.get("id"), int) or e["id"] in flows[e["ph"]]:
+                fail("flow event without a unique id: %s" % e)
+            flows[e["ph"]][e["id"]] = e
+            continue
         if e["ph"] == "C":
             if not e.get("args") or not all(isinstance(v, (int, float)) for v in e["args"].values()):
                 fail("counter without numeric values: %s" % e)
@@ -103,6 +111,14 @@ def check_trace(events, dispatches, function):
                      (names[(pid, tid)], e["name"], start, end, stack[-1][2]["name"],
                       stack[-1][0], stack[-1][1]))
             stack.append((start, end, e))
+
+    for flow_id, end in flows["f"].items():
+        start = flows["s"].get(flow_id)
+        if start is None or ns(start["ts"]) > ns(end["ts"]):
+            fail("flow %d ends without starting before: %s" % (flow_id, end))
+        on_track = spans.get((end["pid"], end["tid"]), [])
+        if not any(b[0] == ns(end["ts"]) and b[2]["name"] == "command buffer" for b in on_track):
+            fail("flow %d does not enter a command buffer span: %s" % (flow_id, end))
 
     device_pids = [pid for (pid, tid), name in names.items() if tid is None and name == "devices"]
     if len(device_pids) != 1:
@@ -134,7 +150,12 @@ def check_trace(events, dispatches, function):
         fail("no hal.device.queue.execute span on the host")
     if "hal.fence.await" not in host:
         fail("no hal.fence.await span on the host")
-    print("trace OK: %d events, %d tracks, %d dispatches" % (len(events), len(spans), found))
+    buffers = sum(1 for (pid, tid), track in spans.items() if pid == device_pids[0]
+                  for _, _, e in track if e["name"] == "command buffer")
+    if len(flows["f"]) != buffers:
+        fail("%d command buffer spans but %d submit flows enter them" % (buffers, len(flows["f"])))
+    print("trace OK: %d events, %d tracks, %d dispatches, %d flows" %
+          (len(events), len(spans), found, len(flows["f"])))
 
 
 def check_perfetto(path, expected_slices):
