@@ -220,6 +220,13 @@ function(parameters_compare name)
   iree_rt_compare_run(parameters_${name} ${ARGN})
   set_tests_properties(run_compare.parameters_${name} PROPERTIES FIXTURES_REQUIRED parameter_archives)
 endfunction()
+# Tracing a program with external weights: the loads are host spans (trace_test.py).
+add_test(NAME tools.trace_parameters
+         COMMAND ${_python} ${CMAKE_CURRENT_SOURCE_DIR}/trace_test.py $<TARGET_FILE:iree-rt-run>
+                 --dispatches=1 --host_span=io_parameters.load -- ${_params}
+                 --parameters=model=${_archives}/model.irpa --parameter_mode=file ${_main})
+set_tests_properties(tools.trace_parameters PROPERTIES LABELS "tools"
+                     FIXTURES_REQUIRED parameter_archives)
 parameters_compare(irpa_file FLAGS ${_params} --parameters=model=${_archives}/model.irpa
                    --parameter_mode=file ${_main})
 parameters_compare(irpa_preload FLAGS ${_params} --parameters=model=${_archives}/model.irpa

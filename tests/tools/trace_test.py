@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the tools' --trace file, --print_statistics and --dispatch_statistics on a real program.
 
-usage: trace_test.py IREE_RT_RUN --dispatches=N [--perfetto] -- FLAGS...
+usage: trace_test.py IREE_RT_RUN --dispatches=N [--host_span=NAME ...] [--perfetto] -- FLAGS...
 
 Runs `IREE_RT_RUN FLAGS` without tracing, with --trace=FILE, and with IREE_RT_TRACE=FILE, and
 checks that:
@@ -16,7 +16,8 @@ checks that:
     buffer" span of the same track, and named by their export with the workgroup count;
   - each command buffer span is entered by a flow ("s" on the submitting host thread, "f" at
     the span's start) with a unique id;
-  - the host track has the invoked function and its hal.device.queue.* and hal.fence.await;
+  - the host track has the invoked function and its hal.device.queue.* and hal.fence.await
+    (and every --host_span NAME, e.g. io_parameters.load);
   - --print_statistics reports a non-zero peak, per memory type too (DEVICE_LOCAL's non-zero), and --dispatch_statistics counts N dispatches.
 --perfetto: instead, loads the trace with the perfetto package's trace processor and checks the
 slice count; prints "SKIPPED: ..." (ctest skips) when the package is missing.
@@ -64,7 +65,7 @@ def ns(value):
     return round(value * 1000)
 
 
-def check_trace(events, dispatches, function):
+def check_trace(events, dispatches, function, host_spans=()):
     names = {}  # (pid, tid) -> thread name; (pid, None) -> process name
     spans = {}  # (pid, tid) -> [(start, end, event)]
     flows = {"s": {}, "f": {}}  # phase -> id -> event
@@ -148,8 +149,9 @@ def check_trace(events, dispatches, function):
         fail("no host span for the invoked function @%s: %s" % (function, sorted(set(host))))
     if not any(name.startswith("hal.device.queue.execute") for name in host):
         fail("no hal.device.queue.execute span on the host")
-    if "hal.fence.await" not in host:
-        fail("no hal.fence.await span on the host")
+    for name in ("hal.fence.await",) + tuple(host_spans):
+        if name not in host:
+            fail("no %s span on the host" % name)
     buffers = sum(1 for (pid, tid), track in spans.items() if pid == device_pids[0]
                   for _, _, e in track if e["name"] == "command buffer")
     if len(flows["f"]) != buffers:
@@ -183,6 +185,7 @@ def main():
     tool, options, flags = argv[0], argv[1:split], argv[split + 1:]
     dispatches = int(next(o for o in options if o.startswith("--dispatches="))[13:])
     function = next((f[11:] for f in flags if f.startswith("--function=")), None)
+    host_spans = [o[12:] for o in options if o.startswith("--host_span=")]
     with tempfile.TemporaryDirectory() as tmp:
         flag_trace = os.path.join(tmp, "flag.json")
         if "--perfetto" in options:
@@ -203,7 +206,7 @@ def main():
         for path in (flag_trace, env_trace):
             if not os.path.exists(path):
                 fail("no trace file written at " + path)
-            check_trace(load_trace(path), dispatches, function)
+            check_trace(load_trace(path), dispatches, function, host_spans)
 
         stats = run(tool, flags + ["--print_statistics", "--dispatch_statistics"])
         if stats.stdout != plain.stdout:
