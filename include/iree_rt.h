@@ -244,6 +244,19 @@ typedef enum iree_rt_limit_e {
 IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_options_set_limit(
     iree_rt_instance_options_t options, iree_rt_limit_t limit, uint64_t value);
 
+// Records a trace of everything the process's instances do from iree_rt_instance_create on:
+// VM calls, hal queue operations and fence waits on host tracks; command buffers, dispatches
+// (executable, export, workgroup count) and transfers on one track per device queue (CPU
+// drivers, and CUDA's stream-mode dispatches); live device memory as a counter. The file, Chrome
+// Trace Event Format JSON that Perfetto and chrome://tracing open, is written when the instance
+// is destroyed (which stops this trace) and by iree_rt_instance_trace_flush. Tracing is
+// process-wide and off unless this option or the environment variable IREE_RT_TRACE=path turns
+// it on; the variable is read at the first instance creation, and its trace lasts for the
+// process, rewritten as each instance ends. Off, it costs one atomic load per instrumented point.
+// Errors: INVALID_ARGUMENT for an empty |path|.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_options_set_trace_path(
+    iree_rt_instance_options_t options, const char* path);
+
 // Creates an instance. |abi_version| must be IREE_RT_ABI_VERSION of the header the caller was
 // compiled with: INCOMPATIBLE if its major version differs from the library's or its minor
 // version is newer. |options| is nullable (defaults); it is copied, not retained.
@@ -254,6 +267,11 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_create(uint32_t abi_version,
 
 IREE_RT_EXPORT void iree_rt_instance_retain(iree_rt_instance_t instance);
 IREE_RT_EXPORT void iree_rt_instance_release(iree_rt_instance_t instance);
+
+// Writes the trace file now, with every event recorded so far (the process's trace: see
+// iree_rt_instance_options_set_trace_path). Does nothing when tracing is off.
+// Errors: UNAVAILABLE when the file cannot be written.
+IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_trace_flush(iree_rt_instance_t instance);
 
 // Returns the number of drivers |instance| offers.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_instance_driver_count(iree_rt_instance_t instance,

@@ -88,6 +88,7 @@ struct InstanceOptionsHandle final : HandleObject {
   // driver name -> (key -> value)
   std::map<std::string, session::DeviceParams, std::less<>> device_params;
   vm::Limits limits;
+  std::string trace_path;  // empty: no trace unless IREE_RT_TRACE
 };
 
 struct DeviceOptionsHandle final : HandleObject {
@@ -139,9 +140,15 @@ class InstanceHandle final : public HandleObject {
   // Parses |uri|, merges |options| (nullable) and the instance defaults, and creates the device.
   base::StatusOr<base::Ref<DeviceHandle>> CreateDevice(std::string_view uri,
                                                        const DeviceOptionsHandle* options);
+  // Writes the trace file (base::trace::Flush).
+  base::Status FlushTrace();
+  // Writes the trace file; stops tracing if this instance's options started it.
+  ~InstanceHandle() override;
 
  private:
   InstanceHandle() : HandleObject(kType) {}
+
+  bool owns_trace_ = false;
 
   std::unique_ptr<session::DriverSet> drivers_;
   base::Ref<vm::Instance> vm_instance_;

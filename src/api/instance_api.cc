@@ -67,6 +67,17 @@ iree_rt_status_t iree_rt_instance_options_set_limit(iree_rt_instance_options_t o
   });
 }
 
+iree_rt_status_t iree_rt_instance_options_set_trace_path(iree_rt_instance_options_t options,
+                                                        const char* path) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(InstanceOptionsHandle * o, FromHandle(options, "options"));
+    RT_RETURN_IF_ERROR(CheckNotNull(path, "path"));
+    if (!*path) return base::InvalidArgumentError("the trace path is empty");
+    o->trace_path = path;
+    return Status::Ok();
+  });
+}
+
 iree_rt_status_t iree_rt_instance_create(uint32_t abi_version, iree_rt_instance_options_t options,
                                          iree_rt_instance_t* out_instance) {
   return Guard(__func__, [&]() -> Status {
@@ -87,6 +98,13 @@ iree_rt_status_t iree_rt_instance_create(uint32_t abi_version, iree_rt_instance_
 void iree_rt_instance_retain(iree_rt_instance_t instance) { api::RetainHandle(instance); }
 
 void iree_rt_instance_release(iree_rt_instance_t instance) { api::ReleaseHandle(instance); }
+
+iree_rt_status_t iree_rt_instance_trace_flush(iree_rt_instance_t instance) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(InstanceHandle * i, FromHandle(instance, "instance"));
+    return i->FlushTrace();
+  });
+}
 
 iree_rt_status_t iree_rt_instance_driver_count(iree_rt_instance_t instance, size_t* out_count) {
   return Guard(__func__, [&]() -> Status {

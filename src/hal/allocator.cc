@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "hal/allocator.h"
 
+#include "base/trace.h"
 #include "hal/utils/transient_buffer.h"
 
 namespace iree_rt::hal {
@@ -51,24 +52,56 @@ StatusOr<Ref<Buffer>> Allocator::ImportHostBuffer(const BufferParams& params, vo
   return ImportHostBufferImpl(params, host_ptr, size, std::move(release));
 }
 
+namespace {
+
+// 0 for device-local memory, 1 for host-local.
+size_t TypeIndex(MemoryTypeBits type) {
+  constexpr MemoryTypeBits kDeviceLocalBit = MemoryType::kDeviceLocal & ~MemoryType::kDeviceVisible;
+  return (type & kDeviceLocalBit) ? 0 : 1;
+}
+
+void RaisePeak(std::atomic<uint64_t>& peak, uint64_t now) {
+  uint64_t seen = peak.load(std::memory_order_relaxed);
+  while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+  }
+}
+
+}  // namespace
+
 AllocatorStatistics Allocator::statistics() const {
   AllocatorStatistics stats;
   stats.bytes_allocated = bytes_allocated_.load(std::memory_order_relaxed);
   stats.peak_bytes_allocated = peak_bytes_allocated_.load(std::memory_order_relaxed);
   stats.allocation_count = allocation_count_.load(std::memory_order_relaxed);
+  AllocatorStatistics::ByType* out[2] = {&stats.device_local, &stats.host_local};
+  for (size_t i = 0; i < 2; ++i) {
+    out[i]->bytes_allocated = by_type_[i].bytes.load(std::memory_order_relaxed);
+    out[i]->peak_bytes_allocated = by_type_[i].peak.load(std::memory_order_relaxed);
+    out[i]->allocation_count = by_type_[i].count.load(std::memory_order_relaxed);
+  }
   return stats;
 }
 
-void Allocator::RecordAllocation(uint64_t size) {
+void Allocator::RecordAllocation(uint64_t size, MemoryTypeBits type) {
   uint64_t now = bytes_allocated_.fetch_add(size, std::memory_order_relaxed) + size;
   allocation_count_.fetch_add(1, std::memory_order_relaxed);
-  uint64_t peak = peak_bytes_allocated_.load(std::memory_order_relaxed);
-  while (now > peak && !peak_bytes_allocated_.compare_exchange_weak(peak, now)) {
+  RaisePeak(peak_bytes_allocated_, now);
+  TypeCounters& typed = by_type_[TypeIndex(type)];
+  RaisePeak(typed.peak, typed.bytes.fetch_add(size, std::memory_order_relaxed) + size);
+  typed.count.fetch_add(1, std::memory_order_relaxed);
+  if (base::trace::Enabled()) {
+    base::trace::Counter("live device memory", trace_name_, base::trace::NowNs(),
+                         static_cast<double>(now));
   }
 }
 
-void Allocator::RecordDeallocation(uint64_t size) {
-  bytes_allocated_.fetch_sub(size, std::memory_order_relaxed);
+void Allocator::RecordDeallocation(uint64_t size, MemoryTypeBits type) {
+  const uint64_t now = bytes_allocated_.fetch_sub(size, std::memory_order_relaxed) - size;
+  by_type_[TypeIndex(type)].bytes.fetch_sub(size, std::memory_order_relaxed);
+  if (base::trace::Enabled()) {
+    base::trace::Counter("live device memory", trace_name_, base::trace::NowNs(),
+                         static_cast<double>(now));
+  }
 }
 
 }  // namespace iree_rt::hal

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "base/ref_object.h"
 #include "base/status.h"
@@ -22,6 +23,16 @@ struct AllocatorStatistics {
   uint64_t bytes_allocated = 0;  // live bytes of allocations made by this allocator
   uint64_t peak_bytes_allocated = 0;
   uint64_t allocation_count = 0;  // total allocations ever made
+  // The same split by memory type, as IREE's tools print it: device-local memory (the type has
+  // the device-local bit) and host-local memory (every other allocation). The peaks are each
+  // type's own.
+  struct ByType {
+    uint64_t bytes_allocated = 0;
+    uint64_t peak_bytes_allocated = 0;
+    uint64_t allocation_count = 0;
+  };
+  ByType device_local;
+  ByType host_local;
 };
 
 class Allocator : public base::RefObject {
@@ -49,12 +60,17 @@ class Allocator : public base::RefObject {
 
   AllocatorStatistics statistics() const;
 
+  // The series name of this allocator's live bytes on base::trace's "live device memory"
+  // counter (the device sets it to its id before anything is allocated).
+  void set_trace_name(std::string name) { trace_name_ = std::move(name); }
+
  protected:
   explicit Allocator(uint64_t max_allocation_size) : max_allocation_size_(max_allocation_size) {}
 
   // Drivers account their live bytes through these so statistics() and limits stay in one place.
-  void RecordAllocation(uint64_t size);
-  void RecordDeallocation(uint64_t size);
+  // |type| is the allocated buffer's memory type (the same for both calls of one buffer).
+  void RecordAllocation(uint64_t size, MemoryTypeBits type);
+  void RecordDeallocation(uint64_t size, MemoryTypeBits type);
 
  private:
   virtual base::StatusOr<base::Ref<Buffer>> AllocateBufferImpl(const BufferParams& params,
@@ -71,6 +87,13 @@ class Allocator : public base::RefObject {
   std::atomic<uint64_t> bytes_allocated_{0};
   std::atomic<uint64_t> peak_bytes_allocated_{0};
   std::atomic<uint64_t> allocation_count_{0};
+  struct TypeCounters {
+    std::atomic<uint64_t> bytes{0};
+    std::atomic<uint64_t> peak{0};
+    std::atomic<uint64_t> count{0};
+  };
+  TypeCounters by_type_[2];  // [0] device-local, [1] host-local
+  std::string trace_name_ = "allocator";
 };
 
 }  // namespace iree_rt::hal

@@ -16,7 +16,9 @@ using base::Status;
 using base::StatusOr;
 
 Device::Device(std::string id, Ref<Allocator> allocator)
-    : id_(std::move(id)), allocator_(std::move(allocator)), staging_pool_(base::MakeRef<StagingPool>()) {}
+    : id_(std::move(id)), allocator_(std::move(allocator)), staging_pool_(base::MakeRef<StagingPool>()) {
+  if (allocator_) allocator_->set_trace_name(id_);
+}
 
 Device::~Device() = default;
 

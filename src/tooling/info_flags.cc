@@ -21,7 +21,11 @@ const char kInfoFlagsUsage[] =
     "  --parameters=[SCOPE=]FILE  a parameter archive (.irpa, .safetensors, .gguf) for SCOPE\n"
     "             (none: the unscoped scope); repeatable, several files may share a scope\n"
     "  --parameter_mode=mmap|preload|file  map archives and use their pages in place (default),\n"
-    "             read them into memory first, or copy each parameter from the file\n";
+    "             read them into memory first, or copy each parameter from the file\n"
+    "  --trace=FILE  write a Chrome/Perfetto trace (JSON) of the run to FILE (also: the\n"
+    "             environment variable IREE_RT_TRACE=FILE)\n"
+    "  --print_statistics  device memory (live, peak, allocations) per device, to stderr\n"
+    "  --dispatch_statistics  per dispatched export: count, total, mean, min, max time, to stderr\n";
 
 namespace {
 
@@ -102,6 +106,19 @@ base::StatusOr<bool> HandleInfoFlag(std::string_view tool, std::string_view arg,
     } else {
       return base::InvalidArgumentError("bad --module_mode=", value, " (preload or mmap)");
     }
+    return true;
+  }
+  if (name == "--trace") {
+    if (value.empty()) return base::InvalidArgumentError("--trace needs a file path");
+    options->trace_path = std::string(value);
+    return true;
+  }
+  if (arg == "--print_statistics" || arg == "--print_statistics=true") {
+    options->print_statistics = true;
+    return true;
+  }
+  if (arg == "--dispatch_statistics" || arg == "--dispatch_statistics=true") {
+    options->dispatch_statistics = true;
     return true;
   }
   if (name == "--parameters") {

@@ -2,11 +2,13 @@
 #include "tooling/run_session.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
 #include "base/aligned_bytes.h"
 #include "base/mapped_file.h"
+#include "base/trace.h"
 #include "hal/fence.h"
 #include "hal/semaphore.h"
 #include "modules/check/check_module.h"
@@ -17,6 +19,7 @@
 #include "session/vm_instance.h"
 #include "tooling/device_upload.h"
 #include "tooling/function_io.h"
+#include "tooling/statistics.h"
 #include "vm/bytecode/bytecode_module.h"
 #include "vm/cconv.h"
 #include "vm/limits.h"
@@ -76,11 +79,32 @@ Status ApplyLimitFlag(const std::string& flag, vm::Limits* limits) {
 
 }  // namespace
 
+RunSession::~RunSession() {
+  if (print_statistics_ || dispatch_statistics_) {
+    std::string text;
+    if (print_statistics_) text += FormatAllocatorStatistics(devices_);
+    if (dispatch_statistics_) text += FormatDispatchStatistics();
+    std::fwrite(text.data(), 1, text.size(), stderr);
+  }
+  base::Status status = owns_trace_ ? base::trace::Stop() : base::trace::Flush();
+  if (!status.ok()) std::fprintf(stderr, "%s\n", status.ToString().c_str());
+}
+
 StatusOr<std::unique_ptr<RunSession>> RunSession::Create(const SessionOptions& options) {
   if (options.module_paths.empty()) {
     return base::InvalidArgumentError("no --module= given (see --help)");
   }
   std::unique_ptr<RunSession> session(new RunSession());
+  session->print_statistics_ = options.print_statistics;
+  session->dispatch_statistics_ = options.dispatch_statistics;
+  // A trace this session starts ends with it; one from IREE_RT_TRACE lasts for the process.
+  base::trace::StartFromEnvironment();
+  if (!base::trace::Enabled() && (!options.trace_path.empty() || options.dispatch_statistics)) {
+    session->owns_trace_ = true;
+  }
+  if (!options.trace_path.empty() || options.dispatch_statistics) {
+    base::trace::Start(options.trace_path);  // an empty path records for the statistics only
+  }
   vm::Limits limits;
   for (const std::string& flag : options.limits) RT_RETURN_IF_ERROR(ApplyLimitFlag(flag, &limits));
   RT_ASSIGN_OR_RETURN(session->instance_, session::CreateVmInstance(limits));

@@ -41,6 +41,12 @@ struct SessionOptions {
   // CPU devices then use the archive's pages in place (IREE's tools default to "file").
   std::vector<std::string> parameters;
   modules::io_parameters::ParameterMode parameter_mode = modules::io_parameters::ParameterMode::kMmap;
+  // --trace=PATH: base::trace records from Create on; the file is written when the session ends.
+  std::string trace_path;
+  // --print_statistics / --dispatch_statistics: printed to stderr when the session ends
+  // (tooling/statistics.h).
+  bool print_statistics = false;
+  bool dispatch_statistics = false;
 };
 
 // An instance, the devices, the hal and check modules, the loaded modules and one context over
@@ -91,8 +97,15 @@ class RunSession {
   // (`func @main(%input0: tensor<1x3x224x224xf32>) -> ...`).
   static std::string Signature(const vm::ExportInfo& info);
 
+  // Prints the statistics asked for and writes the trace file (--trace or IREE_RT_TRACE).
+  ~RunSession();
+
  private:
   RunSession() = default;
+
+  bool print_statistics_ = false;
+  bool dispatch_statistics_ = false;
+  bool owns_trace_ = false;  // this session started base::trace and stops it
 
   base::Ref<vm::Instance> instance_;
   std::vector<base::Ref<hal::Device>> devices_;

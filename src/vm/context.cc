@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "base/trace.h"
 #include "vm/cconv.h"
 #include "vm/stack.h"
 
@@ -234,6 +235,8 @@ Status Context::Invoke(const Function& function, std::span<const Value> args,
                                  exports.size(), " exports)");
   }
   const ExportInfo& info = exports[function.export_ordinal];
+  base::trace::Scope trace_scope("vm", "invoke");
+  if (trace_scope.recording()) trace_scope.set_name(base::StrCat(function.module->name(), ".", info.name));
 
   Status status;
   const StatusOr<Cconv>& cconv = owner->cconvs[function.export_ordinal];

@@ -220,6 +220,13 @@ function(parameters_compare name)
   iree_rt_compare_run(parameters_${name} ${ARGN})
   set_tests_properties(run_compare.parameters_${name} PROPERTIES FIXTURES_REQUIRED parameter_archives)
 endfunction()
+# Tracing a program with external weights: the loads are host spans (trace_test.py).
+add_test(NAME tools.trace_parameters
+         COMMAND ${_python} ${CMAKE_CURRENT_SOURCE_DIR}/trace_test.py $<TARGET_FILE:iree-rt-run>
+                 --dispatches=1 --host_span=io_parameters.load -- ${_params}
+                 --parameters=model=${_archives}/model.irpa --parameter_mode=file ${_main})
+set_tests_properties(tools.trace_parameters PROPERTIES LABELS "tools"
+                     FIXTURES_REQUIRED parameter_archives)
 parameters_compare(irpa_file FLAGS ${_params} --parameters=model=${_archives}/model.irpa
                    --parameter_mode=file ${_main})
 parameters_compare(irpa_preload FLAGS ${_params} --parameters=model=${_archives}/model.irpa
@@ -277,3 +284,14 @@ add_test(NAME tools.parameters_onnx_import
 set_tests_properties(tools.parameters_gguf_types tools.parameters_compiler_export
                      tools.parameters_onnx_import
                      PROPERTIES LABELS "tools" SKIP_REGULAR_EXPRESSION "SKIPPED:")
+
+# The trace test (trace_test.py) on work that local-task hands to its workers: each dispatch
+# timed on a worker thread, inside its command buffer span, entered by the submit flow.
+iree_rt_compile_module(tools_program_trace_matmuls SRC ${_progdir}/trace_matmuls.mlir)
+add_dependencies(tools_test_programs tools_program_trace_matmuls)
+add_test(NAME tools.trace_workers
+         COMMAND ${_python} ${CMAKE_CURRENT_SOURCE_DIR}/trace_test.py $<TARGET_FILE:iree-rt-run>
+                 --dispatches=2 -- --device=local-task
+                 --module=${_bin}/tools_program_trace_matmuls.vmfb --input=384x384xf32=1
+                 --input=384x384xf32=1 --output=- --output_max_element_count=4)
+set_tests_properties(tools.trace_workers PROPERTIES LABELS "tools")

@@ -36,6 +36,9 @@ public sealed class Instance : NativeObject {
 
   public Device CreateDevice(string uri) { return new Device(this, uri); }
 
+  /// <summary>Writes the trace file now (InstanceOptions.SetTracePath); nothing when off.</summary>
+  public void FlushTrace() { IreeRtNative.instance_trace_flush(this); }
+
   public Module LoadModule(string path) { return Module.Load(this, path); }
 
   public Module LoadModule(byte[] bytes) { return Module.Load(this, bytes); }

@@ -21,6 +21,14 @@ public sealed class InstanceOptions : NativeObject {
     IreeRtNative.instance_options_set_limit(this, (int)limit, unchecked((long)value));
     return this;
   }
+
+  /// <summary>Records a trace of the process's runtime work (Chrome Trace Event JSON, for
+  /// Perfetto or chrome://tracing) into |path|, written when the instance is disposed and by
+  /// Instance.FlushTrace. The environment variable IREE_RT_TRACE does the same.</summary>
+  public InstanceOptions SetTracePath(string path) {
+    IreeRtNative.instance_options_set_trace_path(this, path);
+    return this;
+  }
 }
 
 }  // namespace IreeRt

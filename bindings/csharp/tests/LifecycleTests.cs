@@ -57,6 +57,26 @@ public class LifecycleTests {
   }
 
   [Test]
+  public void TraceFileIsWrittenOnFlushAndDispose() {
+    string path = System.IO.Path.GetTempFileName();
+    using (var options = new InstanceOptions().SetTracePath(path))
+    using (var instance = new Instance(options))
+    using (var device = instance.CreateDevice("local-task"))
+    using (var context = instance.CreateContext(device, Paths.Module))
+    using (var fn = context.Function("scale_add"))
+    using (var x = Tensor.FromArray(device, new float[] { 1, 2, 3, 4 }, 4))
+    using (var output = (Tensor)fn.Call(x, x, 1.0f)[0]) {
+      instance.FlushTrace();
+      string text = System.IO.File.ReadAllText(path);
+      Assert.True(text.StartsWith("{\"traceEvents\":["), text);
+      Assert.True(text.Contains("scale_add"), text);
+      Assert.True(text.Contains("\"cat\":\"dispatch\""), text);
+    }
+    Assert.True(System.IO.File.ReadAllText(path).EndsWith("\"displayTimeUnit\":\"ns\"}\n"));
+    System.IO.File.Delete(path);
+  }
+
+  [Test]
   public void DisposeWhileAnotherThreadUsesTheHandle() {
     using (var instance = new Instance())
     using (var device = instance.CreateDevice("local-task")) {

@@ -25,9 +25,17 @@ hal::BufferParams HostAllocator::Promote(const hal::BufferParams& params) {
 }
 
 // Freed bytes go back to the allocator's statistics; the buffer keeps the allocator alive.
-HeapBuffer::FreeObserver HostAllocator::FreeObserver() {
+HeapBuffer::FreeObserver HostAllocator::FreeObserver(hal::MemoryTypeBits type) {
+  // The observer is a plain function: one per statistics bucket of the buffer's type.
+  constexpr hal::MemoryTypeBits kDeviceLocal = hal::MemoryType::kDeviceLocal;
+  if (type & kDeviceLocal & ~hal::MemoryType::kDeviceVisible) {
+    return {[](base::RefObject* owner, uint64_t bytes) {
+              static_cast<HostAllocator*>(owner)->RecordDeallocation(bytes, kDeviceLocal);
+            },
+            Ref<base::RefObject>::Retain(this)};
+  }
   return {[](base::RefObject* owner, uint64_t bytes) {
-            static_cast<HostAllocator*>(owner)->RecordDeallocation(bytes);
+            static_cast<HostAllocator*>(owner)->RecordDeallocation(bytes, hal::MemoryType::kHostLocal);
           },
           Ref<base::RefObject>::Retain(this)};
 }
@@ -37,8 +45,8 @@ StatusOr<Ref<hal::Buffer>> HostAllocator::AllocateBufferImpl(const hal::BufferPa
   hal::BufferParams promoted = Promote(params);
   RT_ASSIGN_OR_RETURN(Ref<HeapBuffer> buffer,
                       HeapBuffer::Allocate(promoted.type, promoted.usage, promoted.access, size,
-                                           FreeObserver()));
-  RecordAllocation(size);
+                                           FreeObserver(promoted.type)));
+  RecordAllocation(size, promoted.type);
   return Ref<hal::Buffer>(std::move(buffer));
 }
 
@@ -48,8 +56,8 @@ StatusOr<Ref<hal::Buffer>> HostAllocator::AllocateTransientImpl(const hal::Buffe
   hal::BufferParams promoted = Promote(params);
   RT_ASSIGN_OR_RETURN(Ref<HeapBuffer> buffer,
                       HeapBuffer::AllocateTransient(promoted.type, promoted.usage, promoted.access,
-                                                    size, alloca_flags, FreeObserver()));
-  RecordAllocation(size);
+                                                    size, alloca_flags, FreeObserver(promoted.type)));
+  RecordAllocation(size, promoted.type);
   return Ref<hal::Buffer>(std::move(buffer));
 }
 

@@ -17,7 +17,7 @@ class HostAllocator final : public hal::Allocator {
   bool device_memory_is_host_memory() const override { return true; }
 
  private:
-  hal::utils::HeapBuffer::FreeObserver FreeObserver();
+  hal::utils::HeapBuffer::FreeObserver FreeObserver(hal::MemoryTypeBits type);
   base::StatusOr<base::Ref<hal::Buffer>> AllocateBufferImpl(const hal::BufferParams& params,
                                                             uint64_t size) override;
   base::StatusOr<base::Ref<hal::Buffer>> AllocateTransientImpl(const hal::BufferParams& params,

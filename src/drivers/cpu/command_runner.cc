@@ -7,6 +7,7 @@
 
 #include "base/fault_hook.h"
 #include "base/inline_vector.h"
+#include "base/trace.h"
 #include "drivers/cpu/executable.h"
 #include "drivers/cpu/task/flush_denormals.h"
 #include "hal/utils/host_channel.h"
@@ -40,16 +41,33 @@ uint8_t* LocalMemory(uint32_t size) {
 
 }  // namespace
 
+// Runs a transfer, recorded on |track| (when not 0) as |name| with its byte count.
+template <typename F>
+Status Timed(uint32_t track, const char* name, uint64_t bytes, F&& transfer) {
+  if (!track) return transfer();
+  const uint64_t start = base::trace::NowNs();
+  Status status = transfer();
+  base::trace::Complete(track, "transfer", name, start, base::trace::NowNs(),
+                        base::StrCat("\"bytes\":", bytes));
+  return status;
+}
+
 Status CommandRunner::Fill(const ResolvedRef& target, uint32_t pattern, uint32_t pattern_length) {
-  return target.buffer->Fill(target.offset, target.length, pattern, pattern_length);
+  return Timed(trace_track_, "fill", target.length, [&] {
+    return target.buffer->Fill(target.offset, target.length, pattern, pattern_length);
+  });
 }
 
 Status CommandRunner::Update(const uint8_t* source, const ResolvedRef& target) {
-  return target.buffer->Write(target.offset, source, target.length);
+  return Timed(trace_track_, "update", target.length,
+               [&] { return target.buffer->Write(target.offset, source, target.length); });
 }
 
 Status CommandRunner::Copy(const ResolvedRef& source, const ResolvedRef& target) {
-  return hal::Buffer::Copy(*source.buffer, source.offset, *target.buffer, target.offset, source.length);
+  return Timed(trace_track_, "copy", source.length, [&] {
+    return hal::Buffer::Copy(*source.buffer, source.offset, *target.buffer, target.offset,
+                             source.length);
+  });
 }
 
 Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordinal,
@@ -68,6 +86,25 @@ Status CommandRunner::Dispatch(hal::Executable& executable, uint32_t export_ordi
     return base::OutOfRangeError("dispatch of ", count[0], "x", count[1], "x", count[2],
                                  " workgroups exceeds 2^32 workgroups");
   }
+  if (!trace_track_) return RunDispatch(*cpu_executable, export_ordinal, count, constants, bindings);
+  const uint64_t start = base::trace::NowNs();
+  Status status = RunDispatch(*cpu_executable, export_ordinal, count, constants, bindings);
+  const DispatchProgram& traced = cpu_executable->program();
+  if (export_ordinal < traced.export_count()) {
+    base::trace::Complete(
+        trace_track_, "dispatch", traced.export_info(export_ordinal).name, start,
+        base::trace::NowNs(),
+        base::StrCat("\"executable\":\"", base::trace::JsonEscape(traced.name()),
+                     "\",\"workgroup_count\":[", count[0], ",", count[1], ",", count[2], "]"));
+  }
+  return status;
+}
+
+Status CommandRunner::RunDispatch(const Executable& executable, uint32_t export_ordinal,
+                                  const uint32_t count[3], std::span<const uint32_t> constants,
+                                  std::span<const ResolvedRef> bindings) {
+  const Executable* cpu_executable = &executable;
+  const uint64_t total = uint64_t{count[0]} * count[1] * count[2];
 
   base::InlineVector<void*, 8> binding_ptrs;
   base::InlineVector<size_t, 8> binding_lengths;

@@ -10,10 +10,15 @@
 
 namespace iree_rt::drivers::cpu {
 
+class Executable;
+
 class CommandRunner final : public hal::utils::CommandTarget {
  public:
-  // |executor| may be null: dispatches then run on the calling thread.
-  explicit CommandRunner(TaskExecutor* executor) : executor_(executor) {}
+  // |executor| may be null: dispatches then run on the calling thread. |trace_track| (0: none)
+  // is the base::trace device track that gets every dispatch and transfer, timed on the thread
+  // that runs the command buffer (the workgroups' fan-out included).
+  explicit CommandRunner(TaskExecutor* executor, uint32_t trace_track = 0)
+      : executor_(executor), trace_track_(trace_track) {}
 
   base::Status Fill(const hal::utils::ResolvedRef& target, uint32_t pattern,
                     uint32_t pattern_length) override;
@@ -31,7 +36,12 @@ class CommandRunner final : public hal::utils::CommandTarget {
                           uint64_t element_count) override;
 
  private:
+  base::Status RunDispatch(const Executable& executable, uint32_t export_ordinal,
+                           const uint32_t count[3], std::span<const uint32_t> constants,
+                           std::span<const hal::utils::ResolvedRef> bindings);
+
   TaskExecutor* executor_;
+  uint32_t trace_track_;
 };
 
 }  // namespace iree_rt::drivers::cpu

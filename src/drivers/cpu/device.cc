@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "base/trace.h"
 #include "drivers/cpu/allocator.h"
 #include "drivers/cpu/command_runner.h"
 #include "drivers/cpu/executable.h"
@@ -81,21 +82,49 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
   // and a worker's caches hold none of the data the caller just wrote. Larger work goes to
   // the workers, so the caller is free while it runs. The caller's table and command buffer
   // outlive the call.
+  const uint32_t track = TraceTrack();
+  const uint64_t flow = StartFlow(track);
   if (!executor_ || deferred->single_workgroup() || RunsInline(*deferred)) {
-    const bool ran = queue_->TryRunNow(wait, signal, [&] {
-      CommandRunner runner(executor_.get());
-      return deferred->Replay(binding_table, runner);
-    });
+    const bool ran = queue_->TryRunNow(
+        wait, signal, [&] { return Run(*deferred, binding_table, executor_.get(), track, flow); });
     if (ran) return Status::Ok();
   }
   // The submission owns the command buffer and a copy of the table until it signals.
   std::vector<hal::BufferBinding> table(binding_table.begin(), binding_table.end());
   queue_->Submit(wait, signal,
-                 [this, cb = command_buffer, deferred, table = std::move(table)]() {
-                   CommandRunner runner(executor_.get());
-                   return deferred->Replay(table, runner);
+                 [this, cb = command_buffer, deferred, table = std::move(table), track, flow]() {
+                   return Run(*deferred, table, executor_.get(), track, flow);
                  });
   return Status::Ok();
+}
+
+uint32_t Device::TraceTrack() {
+  if (!base::trace::Enabled()) return 0;
+  uint32_t track = trace_track_.load(std::memory_order_relaxed);
+  if (!track) {
+    track = base::trace::RegisterTrack(base::StrCat(id(), " queue 0"));
+    trace_track_.store(track, std::memory_order_relaxed);
+  }
+  return track;
+}
+
+uint64_t Device::StartFlow(uint32_t track) {
+  if (!track) return 0;
+  const uint64_t flow = base::trace::NewFlowId();
+  base::trace::FlowStart(flow, base::trace::NowNs());
+  return flow;
+}
+
+Status Device::Run(const hal::utils::DeferredCommandBuffer& command_buffer,
+                   std::span<const hal::BufferBinding> binding_table, TaskExecutor* executor,
+                   uint32_t track, uint64_t flow) {
+  CommandRunner runner(executor, track);
+  if (!track) return command_buffer.Replay(binding_table, runner);
+  const uint64_t start = base::trace::NowNs();
+  base::trace::FlowEnd(track, flow, start);
+  Status status = command_buffer.Replay(binding_table, runner);
+  base::trace::Complete(track, "queue", "command buffer", start, base::trace::NowNs());
+  return status;
 }
 
 bool Device::RunsInline(const hal::utils::DeferredCommandBuffer& command_buffer) {

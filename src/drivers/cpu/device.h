@@ -9,6 +9,7 @@
 #ifndef IREE_RT_DRIVERS_CPU_DEVICE_H_
 #define IREE_RT_DRIVERS_CPU_DEVICE_H_
 
+#include <atomic>
 #include <memory>
 
 #include "drivers/cpu/task/task_executor.h"
@@ -52,9 +53,20 @@ class Device final : public hal::Device {
   base::Status QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList signal,
                                  hal::HostCall call) override;
   static bool RunsInline(const hal::utils::DeferredCommandBuffer& command_buffer);
+  // The base::trace track of the queue ("<id> queue 0"), registered on first use; 0 when
+  // tracing is off (one relaxed load then).
+  uint32_t TraceTrack();
+  // Replays |command_buffer|, recorded on |track| (when not 0) as one span that flow |flow|
+  // (from the submitting host span) enters.
+  static base::Status Run(const hal::utils::DeferredCommandBuffer& command_buffer,
+                          std::span<const hal::BufferBinding> binding_table, TaskExecutor* executor,
+                          uint32_t track, uint64_t flow);
+  // A new flow from the calling (submitting) thread when |track| is not 0; 0 otherwise.
+  static uint64_t StartFlow(uint32_t track);
 
   base::Ref<TaskExecutor> executor_;
   std::unique_ptr<hal::utils::HostQueue> queue_;
+  std::atomic<uint32_t> trace_track_{0};
 };
 
 }  // namespace iree_rt::drivers::cpu

@@ -46,11 +46,12 @@ hal::BufferParams Allocator::Promote(const hal::BufferParams& params) {
   return promoted;
 }
 
-std::function<void()> Allocator::MakeRelease(uint64_t size, std::function<void()> free) {
-  RecordAllocation(size);
-  return [self = Ref<Allocator>::Retain(this), size, free = std::move(free)]() {
+std::function<void()> Allocator::MakeRelease(uint64_t size, hal::MemoryTypeBits type,
+                                             std::function<void()> free) {
+  RecordAllocation(size, type);
+  return [self = Ref<Allocator>::Retain(this), size, type, free = std::move(free)]() {
     free();
-    self->RecordDeallocation(size);
+    self->RecordDeallocation(size, type);
   };
 }
 
@@ -75,7 +76,7 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
       return status;
     }
     std::memset(host, 0, bytes);
-    return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, [ctx, host] {
+    return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, promoted.type, [ctx, host] {
       ctx->Activate().IgnoreError();
       ctx->syms().cuMemFreeHost(host);
     })));
@@ -94,7 +95,7 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
     void* host = reinterpret_cast<void*>(device);
     context_->BeforeManagedHostAccess();
     std::memset(host, 0, bytes);
-    Ref<Buffer> buffer = base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, [ctx, device] {
+    Ref<Buffer> buffer = base::MakeRef<Buffer>(promoted, size, device, host, MakeRelease(size, promoted.type, [ctx, device] {
       ctx->Activate().IgnoreError();
       ctx->syms().cuMemFree(device);
     }));
@@ -110,7 +111,7 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateBufferImpl(const hal::BufferParams
     syms.cuMemFree(device);
     return status;
   }
-  return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, nullptr, MakeRelease(size, [ctx, device] {
+  return Ref<hal::Buffer>(base::MakeRef<Buffer>(promoted, size, device, nullptr, MakeRelease(size, promoted.type, [ctx, device] {
     ctx->Activate().IgnoreError();
     ctx->syms().cuMemFree(device);
   })));
@@ -139,7 +140,7 @@ StatusOr<Ref<hal::Buffer>> Allocator::AllocateFromPool(const hal::BufferParams& 
   // on the dispatch stream.
   return Ref<hal::Buffer>(base::MakeRef<Buffer>(
       promoted, size, device, nullptr,
-      MakeRelease(size, [blocks = pool_blocks_, device, bytes] { blocks->Give(bytes, device); })));
+      MakeRelease(size, promoted.type, [blocks = pool_blocks_, device, bytes] { blocks->Give(bytes, device); })));
 }
 
 StatusOr<Ref<hal::Buffer>> Allocator::ImportHostBufferImpl(const hal::BufferParams& params,

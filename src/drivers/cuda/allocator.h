@@ -51,7 +51,7 @@ class Allocator final : public hal::Allocator {
   base::StatusOr<base::Ref<hal::Buffer>> ImportByCopy(const hal::BufferParams& params, const void* host_ptr,
                                                       uint64_t size, hal::HostReleaseCallback release);
   // The closure a buffer runs when destroyed: frees with |free| and updates statistics.
-  std::function<void()> MakeRelease(uint64_t size, std::function<void()> free);
+  std::function<void()> MakeRelease(uint64_t size, hal::MemoryTypeBits type, std::function<void()> free);
 
   // Queue-alloca blocks kept for reuse, at most this many bytes.
   static constexpr uint64_t kPoolBlockCacheBytes = 256ull << 20;

@@ -74,6 +74,7 @@ base::StatusOr<base::Ref<Context>> Context::Create(const DynamicSymbols& syms, C
                                                    const ContextOptions& options) {
   RT_RETURN_IF_ERROR(PinPrimaryContext(syms, device));
   base::Ref<Context> context = base::MakeRef<Context>(syms, device);
+  context->trace_timer_ = std::make_unique<TraceTimer>(*context);
   RT_CUDA_RETURN_IF_ERROR(syms, cuDevicePrimaryCtxRetain(&context->context_, device),
                           "cuDevicePrimaryCtxRetain");
   RT_RETURN_IF_ERROR(context->Activate());
@@ -116,6 +117,7 @@ Context::~Context() {
   if (!context_) return;
   // Every owner of device work has released us, but frees may still be queued.
   syms_.cuCtxSetCurrent(context_);
+  trace_timer_.reset();
   // The primary context may go away with us: no thread may skip binding it again.
   activation_generation.fetch_add(1, std::memory_order_relaxed);
   if (dispatch_stream_) syms_.cuStreamSynchronize(dispatch_stream_);

@@ -11,9 +11,12 @@
 
 #include <cuda.h>
 
+#include <memory>
+
 #include "base/ref_object.h"
 #include "base/status.h"
 #include "drivers/cuda/dynamic_symbols.h"
+#include "drivers/cuda/trace_timer.h"
 
 namespace iree_rt::drivers::cuda {
 
@@ -45,6 +48,9 @@ class Context final : public base::RefObject {
   // this waits for the whole context there. Free where access is concurrent.
   void BeforeManagedHostAccess() const;
   bool concurrent_managed_access() const { return concurrent_managed_access_; }
+  // Device-side spans for base::trace (stream mode), resolved when the trace flushes.
+  TraceTimer& trace_timer() const { return *trace_timer_; }
+
   // Whether a CUDA tool (compute-sanitizer, Nsight) is injected into the process.
   bool tool_injected() const { return tool_injected_; }
 
@@ -63,6 +69,7 @@ class Context final : public base::RefObject {
   CUmemoryPool memory_pool_ = nullptr;
   bool concurrent_managed_access_ = true;
   bool tool_injected_ = false;
+  std::unique_ptr<TraceTimer> trace_timer_;  // ended first: its events belong to context_
 };
 
 }  // namespace iree_rt::drivers::cuda

@@ -60,12 +60,21 @@ Status StreamTarget::Dispatch(hal::Executable& executable, uint32_t export_ordin
   RT_RETURN_IF_ERROR(PrepareDispatch(executable, export_ordinal, workgroup_count, indirect_count, constants,
                                      bindings, &kernel, &args));
   if (!kernel) return Status::Ok();
-  return ToStatus(context_.syms(),
+  TraceTimer& timer = context_.trace_timer();
+  CUevent start = timer.Begin(stream_);
+  Status status = ToStatus(context_.syms(),
                   context_.syms().cuLaunchKernel(kernel->function, workgroup_count[0], workgroup_count[1],
                                                  workgroup_count[2], kernel->block_dims[0], kernel->block_dims[1],
                                                  kernel->block_dims[2], kernel->shared_memory_bytes, stream_,
                                                  args.params(), nullptr),
                   "cuLaunchKernel");
+  if (start) {
+    // PrepareDispatch checked the ordinal.
+    timer.End(stream_, start, "dispatch", executable.export_info(export_ordinal).name,
+              base::StrCat("\"workgroup_count\":[", workgroup_count[0], ",", workgroup_count[1], ",",
+                           workgroup_count[2], "]"));
+  }
+  return status;
 }
 
 Status StreamTarget::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,

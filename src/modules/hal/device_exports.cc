@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.h"
 #include "hal/buffer.h"
 #include "hal/command_buffer.h"
 #include "hal/device.h"
@@ -63,6 +64,7 @@ Status DeviceQueryI64(ModuleState&, Args args, Results results) {
 
 // device.queue.alloca(device, affinity, wait, signal, pool, memory_types, usage, size, flags)
 Status QueueAlloca(ModuleState& state, Args args, Results results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.alloca");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   if (args[4].i64() != 0) {
@@ -84,6 +86,7 @@ Status QueueAlloca(ModuleState& state, Args args, Results results) {
 
 // device.queue.dealloca(device, affinity, wait, signal, buffer, flags)
 Status QueueDealloca(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.dealloca");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "buffer").status());
@@ -95,6 +98,7 @@ Status QueueDealloca(ModuleState&, Args args, Results) {
 // device.queue.fill(device, affinity, wait, signal, target, offset, length, pattern,
 // pattern_length, flags)
 Status QueueFill(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.fill");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "fill target").status());
@@ -109,6 +113,7 @@ Status QueueFill(ModuleState&, Args args, Results) {
 // device.queue.update(device, affinity, wait, signal, source, source_offset, target,
 // target_offset, length, flags): the source bytes are captured before this returns.
 Status QueueUpdate(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.update");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_ASSIGN_OR_RETURN(vm::Buffer * source, RefArg<vm::Buffer>(args[4], "update source"));
@@ -124,6 +129,7 @@ Status QueueUpdate(ModuleState&, Args args, Results) {
 // device.queue.copy(device, affinity, wait, signal, source, source_offset, target,
 // target_offset, length, flags)
 Status QueueCopy(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.copy");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "copy source").status());
@@ -139,6 +145,7 @@ Status QueueCopy(ModuleState&, Args args, Results) {
 // device.queue.read(device, affinity, wait, signal, file, file_offset, target, target_offset,
 // length, flags)
 Status QueueRead(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.read");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::File>(args[4], "read source file").status());
@@ -153,6 +160,7 @@ Status QueueRead(ModuleState&, Args args, Results) {
 // device.queue.write(device, affinity, wait, signal, source, source_offset, file, file_offset,
 // length, flags)
 Status QueueWrite(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.write");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::Buffer>(args[4], "write source").status());
@@ -167,6 +175,7 @@ Status QueueWrite(ModuleState&, Args args, Results) {
 
 // device.queue.barrier(device, affinity, wait, signal, flags)
 Status QueueBarrier(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.barrier");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   return queue.device->QueueBarrier(queue.affinity, queue.wait, queue.signal);
@@ -174,6 +183,7 @@ Status QueueBarrier(ModuleState&, Args args, Results) {
 
 // device.queue.execute(device, affinity, wait, signal, command_buffer, flags)
 Status QueueExecute(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.execute");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_RETURN_IF_ERROR(RefArg<rt::CommandBuffer>(args[4], "command buffer").status());
@@ -184,6 +194,7 @@ Status QueueExecute(ModuleState&, Args args, Results) {
 // device.queue.execute.indirect(device, affinity, wait, signal, command_buffer, flags,
 // [(buffer, offset, length)...]): the table is copied and its buffers retained by the queue.
 Status QueueExecuteIndirect(ModuleState&, Args args, Results) {
+  base::trace::Scope trace_scope("hal", "hal.device.queue.execute.indirect");
   QueueArgs queue;
   RT_RETURN_IF_ERROR(DecodeQueueArgs(args, &queue));
   RT_ASSIGN_OR_RETURN(rt::CommandBuffer * command_buffer, RefArg<rt::CommandBuffer>(args[4], "command buffer"));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.h"
 #include "base/inline_vector.h"
 #include "hal/device.h"
 #include "hal/executable.h"
@@ -144,6 +145,7 @@ Status FenceFail(ModuleState&, Args args, Results) {
 // failure of a waited semaphore is returned as the error, so the program traps with its cause.
 // The deadline is fixed at entry: waiting on several fences never extends it.
 Status FenceAwait(ModuleState&, Args args, Results results) {
+  base::trace::Scope trace_scope("hal", "hal.fence.await");
   FenceList fences;
   RT_RETURN_IF_ERROR(FenceSpan(args, 2, &fences));
   const int32_t timeout_ms = args[0].i32();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/trace.h"
 #include "hal/buffer.h"
 #include "hal/device.h"
 #include "hal/semaphore.h"
@@ -265,6 +266,7 @@ StatusOr<const ParameterProvider*> ProviderFor(const ProviderMap& providers, con
 // load(device, affinity, wait, signal, scope, target affinity, memory types, usage, key table,
 // key data, spans) -> list<hal.buffer>: one new buffer per span, holding its bytes.
 Status Load(const ProviderMap& providers, Args args, Results results) {
+  base::trace::Scope trace_scope("io_parameters", "io_parameters.load");
   CallPrefix call;
   RT_RETURN_IF_ERROR(DecodePrefix(args, &call));
   Chain chain(call.device, call.affinity, call.wait, call.signal);
@@ -321,6 +323,7 @@ Status CheckBufferRange(const Request& r, const rt::Buffer& buffer, const char* 
 // gather(device, affinity, wait, signal, scope, target buffer, key table, key data, spans):
 // each span's bytes into the one target buffer.
 Status Gather(const ProviderMap& providers, Args args, Results) {
+  base::trace::Scope trace_scope("io_parameters", "io_parameters.gather");
   CallPrefix call;
   RT_RETURN_IF_ERROR(DecodePrefix(args, &call));
   Chain chain(call.device, call.affinity, call.wait, call.signal);
@@ -352,6 +355,7 @@ Status Gather(const ProviderMap& providers, Args args, Results) {
 // parameter encoder emits). Only stored bytes of writable parameters can be written: a splat,
 // zero padding or a read-only archive refuses the whole call before anything is queued.
 Status Scatter(const ProviderMap& providers, Args args, Results) {
+  base::trace::Scope trace_scope("io_parameters", "io_parameters.scatter");
   CallPrefix call;
   RT_RETURN_IF_ERROR(DecodePrefix(args, &call));
   Chain chain(call.device, call.affinity, call.wait, call.signal);

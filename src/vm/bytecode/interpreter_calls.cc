@@ -7,6 +7,7 @@
 #include <memory>
 #include <new>
 
+#include "base/trace.h"
 #include "vm/bytecode/interpreter.h"
 #include "vm/bytecode/interpreter_internal.h"
 #include "vm/module.h"
@@ -177,6 +178,13 @@ Status CallImport(FrameStack& frames, uint32_t frame_offset, const ImportBinding
   }
   CallValues results(result_count);
   results.PushZeros(binding.cconv.results);
+  // A call into another module (not a native handler, not a pushed bytecode frame): a host span
+  // named "<module>.<export>" when tracing.
+  base::trace::Scope trace_scope("vm", "import");
+  if (trace_scope.recording() && binding.export_ordinal < binding.module->exports().size()) {
+    trace_scope.set_name(base::StrCat(binding.module->name(), ".",
+                                      binding.module->exports()[binding.export_ordinal].name));
+  }
   Status status = binding.module->CallTyped(frames.stack(), *binding.state, binding.export_ordinal,
                                             args.span(), results.span());
   if (status.code() == StatusCode::kDeferred) {

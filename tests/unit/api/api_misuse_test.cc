@@ -151,6 +151,12 @@ std::vector<NullCall> MisuseTest::NullCalls() {
        [=] {
          return iree_rt_instance_options_set_limit(nullptr, IREE_RT_LIMIT_MAX_CALL_DEPTH, 1);
        }},
+      {"iree_rt_instance_options_set_trace_path", "options",
+       [=] { return iree_rt_instance_options_set_trace_path(nullptr, "t.json"); }},
+      {"iree_rt_instance_options_set_trace_path", "path",
+       [=] { return iree_rt_instance_options_set_trace_path(io, nullptr); }},
+      {"iree_rt_instance_trace_flush", "instance",
+       [=] { return iree_rt_instance_trace_flush(nullptr); }},
       {"iree_rt_instance_create", "out_instance",
        [=] { return iree_rt_instance_create(V, nullptr, nullptr); }},
       {"iree_rt_instance_driver_count", "instance",

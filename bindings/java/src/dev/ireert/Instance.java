@@ -20,6 +20,11 @@ public final class Instance extends NativeObject {
     super(HandleKind.RT_KIND_INSTANCE, IreeRtNative.instance_create(Kinds.ABI_VERSION, options));
   }
 
+  /** Writes the trace file now (see {@link InstanceOptions#setTracePath}); nothing when off. */
+  public void flushTrace() {
+    IreeRtNative.instance_trace_flush(this);
+  }
+
   /** The library's version string, e.g. "1.0.0 (ABI 1.0)". */
   public static String version() {
     return IreeRtNative.get_version_string();

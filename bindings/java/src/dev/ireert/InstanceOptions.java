@@ -27,4 +27,14 @@ public final class InstanceOptions extends NativeObject {
     IreeRtNative.instance_options_set_limit(this, limit.value(), value);
     return this;
   }
+
+  /**
+   * Records a trace of the process's runtime work (Chrome Trace Event JSON, for Perfetto or
+   * chrome://tracing) into |path|, written when the instance closes and by
+   * {@link Instance#flushTrace}. The environment variable IREE_RT_TRACE does the same.
+   */
+  public InstanceOptions setTracePath(String path) {
+    IreeRtNative.instance_options_set_trace_path(this, path);
+    return this;
+  }
 }

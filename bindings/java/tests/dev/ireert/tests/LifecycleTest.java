@@ -12,6 +12,7 @@ import dev.ireert.ElementType;
 import dev.ireert.Fence;
 import dev.ireert.Function;
 import dev.ireert.Instance;
+import dev.ireert.InstanceOptions;
 import dev.ireert.IreeRtException;
 import dev.ireert.Module;
 import dev.ireert.NativeObject;
@@ -73,6 +74,27 @@ class LifecycleTest {
     try (Function f = fn; Tensor xx = x; Tensor out = (Tensor) f.call(xx, xx, 1.0f)[0]) {
       assertArrayEquals(new float[] {2, 4, 6, 8}, out.toFloatArray());
     }
+  }
+
+  @Test
+  void traceFileIsWrittenOnFlushAndClose() throws Exception {
+    java.nio.file.Path path = java.nio.file.Files.createTempFile("iree_rt_trace", ".json");
+    try (InstanceOptions options = new InstanceOptions().setTracePath(path.toString());
+        Instance instance = new Instance(options);
+        Device device = instance.createDevice("local-task");
+        Context context = instance.createContext(device, Fixture.testModule());
+        Function fn = context.function("scale_add");
+        Tensor x = Tensor.fromArray(device, new float[] {1, 2, 3, 4}, 4);
+        Tensor out = (Tensor) fn.call(x, x, 1.0f)[0]) {
+      assertArrayEquals(new float[] {2, 4, 6, 8}, out.toFloatArray());
+      instance.flushTrace();
+      String text = java.nio.file.Files.readString(path);
+      assertTrue(text.startsWith("{\"traceEvents\":["), text);
+      assertTrue(text.contains("scale_add"), text);
+      assertTrue(text.contains("\"cat\":\"dispatch\""), text);
+    }
+    assertTrue(java.nio.file.Files.readString(path).endsWith("\"displayTimeUnit\":\"ns\"}\n"));
+    java.nio.file.Files.delete(path);
   }
 
   @Test
