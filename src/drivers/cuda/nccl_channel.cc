@@ -12,6 +12,7 @@
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/nccl_symbols.h"
 #include "drivers/cuda/status_util.h"
+#include "hal/utils/collective_compute.h"
 #include "hal/utils/rendezvous.h"
 
 namespace iree_rt::drivers::cuda {
@@ -305,12 +306,12 @@ Status NcclChannel::State::EnqueueOne(const hal::CollectiveOp& op, uint32_t para
     case CollectiveKind::kRecv:
       return check(nccl->ncclRecv(recv_ptr, element_count, type, static_cast<int>(param), comm, stream), "ncclRecv");
     case CollectiveKind::kSendRecv: {
-      const uint32_t to = param & 0xFFFF, from = param >> 16;
-      if (to != 0xFFFF) {
+      const auto [to, from] = hal::utils::DecodeSendRecvPeers(param);
+      if (to >= 0) {
         RT_RETURN_IF_ERROR(
             check(nccl->ncclSend(send_ptr, element_count, type, static_cast<int>(to), comm, stream), "ncclSend"));
       }
-      if (from != 0xFFFF) {
+      if (from >= 0) {
         return check(nccl->ncclRecv(recv_ptr, element_count, type, static_cast<int>(from), comm, stream),
                      "ncclRecv");
       }

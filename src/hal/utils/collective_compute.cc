@@ -65,6 +65,28 @@ void Reduce(const CollectiveOp& op, std::span<const uint8_t* const> inputs, uint
 
 }  // namespace
 
+std::string DescribeRanks(const std::vector<int32_t>& ranks) {
+  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
+  for (size_t i = 0; i < ranks.size(); ++i) text += (i ? ", " : "") + std::to_string(ranks[i]);
+  return text;
+}
+
+SendRecvPeers DecodeSendRecvPeers(uint32_t param) {
+  auto peer = [](uint32_t half) { return half == 0xFFFF ? -1 : static_cast<int32_t>(half); };
+  return {peer(param & 0xFFFF), peer(param >> 16)};
+}
+
+SplitPlace PlaceInSplit(std::span<const int32_t> colors_keys, int32_t color, int32_t rank) {
+  std::vector<std::pair<int32_t, int32_t>> members;  // (key, old rank) of this color
+  for (size_t r = 0; 2 * r + 1 < colors_keys.size(); ++r) {
+    if (colors_keys[2 * r] == color) members.push_back({colors_keys[2 * r + 1], static_cast<int32_t>(r)});
+  }
+  std::sort(members.begin(), members.end());
+  int32_t place = 0;
+  while (members[place].second != rank) ++place;
+  return {place, static_cast<int32_t>(members.size())};
+}
+
 bool WritesResult(const CollectiveOp& op, uint32_t param, int32_t rank) {
   return !(op.kind == CollectiveKind::kReduce && static_cast<int32_t>(param) != rank);
 }

@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "hal/channel.h"
 
@@ -20,6 +22,24 @@ bool WritesResult(const CollectiveOp& op, uint32_t param, int32_t rank);
 // (bytes.send bytes), |out| receives bytes.recv bytes. Reads only |inputs|.
 void ComputeGroupResult(const CollectiveOp& op, uint32_t param, std::span<const uint8_t* const> inputs,
                         uint64_t element_count, int32_t rank, const CollectiveBytes& bytes, uint8_t* out);
+
+// "rank 1" or "ranks 1, 3", for the channels' messages.
+std::string DescribeRanks(const std::vector<int32_t>& ranks);
+
+// The peers of a send_recv's param: (send to, receive from), -1 for none (0xFFFF).
+struct SendRecvPeers {
+  int32_t to;
+  int32_t from;
+};
+SendRecvPeers DecodeSendRecvPeers(uint32_t param);
+
+// Where |rank| lands in hal.channel.split: |colors_keys| holds every rank's (color, key) pair, as
+// all-gathered; the members of |color| are ranked by (key, old rank). Call only with color >= 0.
+struct SplitPlace {
+  int32_t rank;
+  int32_t count;
+};
+SplitPlace PlaceInSplit(std::span<const int32_t> colors_keys, int32_t color, int32_t rank);
 
 }  // namespace iree_rt::hal::utils
 

@@ -33,16 +33,6 @@ struct Message {
   bool consumed = false;
 };
 
-// "rank 1" or "ranks 1, 3".
-std::string RankList(const std::vector<int32_t>& ranks) {
-  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
-  for (size_t i = 0; i < ranks.size(); ++i) text += (i ? ", " : "") + std::to_string(ranks[i]);
-  return text;
-}
-
-// Peers given in a send_recv param: 0xFFFF is none.
-int32_t Peer(uint32_t half) { return half == 0xFFFF ? -1 : static_cast<int32_t>(half); }
-
 }  // namespace
 
 struct HostChannel::Communicator {
@@ -172,9 +162,9 @@ Status HostChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8
   auto all_arrived = [&] { return c.arrived == n_ranks || !c.broken.empty() || !c.Missing(true).empty(); };
   if (!c.cv.wait_until(lock, deadline, all_arrived)) {
     c.Break(base::StatusCode::kDeadlineExceeded, base::StrCat("rank ", me, " waited ", timeout_.count(), " ms at ", what, " for ",
-                         RankList(c.Missing(false)), ", which never arrived"));
+                         DescribeRanks(c.Missing(false)), ", which never arrived"));
   } else if (c.broken.empty() && c.arrived != n_ranks) {
-    c.Break(base::StatusCode::kAborted, base::StrCat(RankList(c.Missing(true)), " left the channel while rank ", me,
+    c.Break(base::StatusCode::kAborted, base::StrCat(DescribeRanks(c.Missing(true)), " left the channel while rank ", me,
                          " waited for them at ", what));
   }
   if (!c.broken.empty()) return c.Broken();
@@ -228,8 +218,9 @@ Status HostChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, cons
   if (op.kind == CollectiveKind::kSend) to = static_cast<int32_t>(param);
   if (op.kind == CollectiveKind::kRecv) from = static_cast<int32_t>(param);
   if (op.kind == CollectiveKind::kSendRecv) {
-    to = Peer(param & 0xFFFF);
-    from = Peer(param >> 16);
+    const SendRecvPeers peers = DecodeSendRecvPeers(param);
+    to = peers.to;
+    from = peers.from;
   }
   if (to >= n_ranks || from >= n_ranks || (op.kind != CollectiveKind::kSendRecv && (to < -1 || from < -1))) {
     return base::InvalidArgumentError(op.ToString(), ": peer ", to >= n_ranks ? to : from, " is not within ",
@@ -304,16 +295,10 @@ base::StatusOr<base::Ref<Channel>> HostChannel::SplitImpl(int32_t color, int32_t
                          2 * static_cast<uint64_t>(count())));
   const uint32_t split = splits_++;
   if (color < 0) return base::Ref<Channel>();
-  std::vector<std::pair<int32_t, int32_t>> members;  // (key, parent rank) of this color
-  for (int32_t r = 0; r < count(); ++r) {
-    if (all[2 * r] == color) members.push_back({all[2 * r + 1], r});
-  }
-  std::sort(members.begin(), members.end());
-  int32_t new_rank = 0;
-  while (members[new_rank].second != rank()) ++new_rank;
+  const SplitPlace place = PlaceInSplit(all, color, rank());
   RT_ASSIGN_OR_RETURN(base::Ref<HostChannel> channel,
-                      Join(base::StrCat(communicator_->name, "/split", split, "/color", color), new_rank,
-                           static_cast<int32_t>(members.size()), timeout_));
+                      Join(base::StrCat(communicator_->name, "/split", split, "/color", color), place.rank,
+                           place.count, timeout_));
   return base::Ref<Channel>(std::move(channel));
 }
 

@@ -49,13 +49,6 @@ uint64_t SlotBytes() {
   return bytes ? (bytes + 7) / 8 * 8 : uint64_t{64} << 20;  // small values: tests of the cutting
 }
 
-// "rank 1" or "ranks 1, 3".
-std::string RankList(const std::vector<int32_t>& ranks) {
-  std::string text = ranks.size() == 1 ? "rank " : "ranks ";
-  for (size_t i = 0; i < ranks.size(); ++i) text += (i ? ", " : "") + std::to_string(ranks[i]);
-  return text;
-}
-
 }  // namespace
 
 struct ShmChannel::Segment {
@@ -371,7 +364,7 @@ Status ShmChannel::RunGroup(const CollectiveOp& op, uint32_t param, const uint8_
     RT_RETURN_IF_ERROR(WaitFor(
         s, deadline, [&] { return s->arrived == n_ranks; },
         [&] { return base::StrCat("rank ", me, " waited ", timeout_.count(), " ms at ", what, " for ",
-                                  RankList(missing()), ", which never arrived"); },
+                                  DescribeRanks(missing()), ", which never arrived"); },
         missing(), me, what));
     for (int32_t r = 0; r < n_ranks; ++r) {
       const Post& post = s->posts[r];
@@ -419,8 +412,9 @@ Status ShmChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, const
   if (op.kind == CollectiveKind::kSend) to = static_cast<int32_t>(param);
   if (op.kind == CollectiveKind::kRecv) from = static_cast<int32_t>(param);
   if (op.kind == CollectiveKind::kSendRecv) {
-    to = (param & 0xFFFF) == 0xFFFF ? -1 : static_cast<int32_t>(param & 0xFFFF);
-    from = (param >> 16) == 0xFFFF ? -1 : static_cast<int32_t>(param >> 16);
+    const SendRecvPeers peers = DecodeSendRecvPeers(param);
+    to = peers.to;
+    from = peers.from;
   }
   if (to >= n_ranks || from >= n_ranks || (op.kind == CollectiveKind::kSend && to < 0) ||
       (op.kind == CollectiveKind::kRecv && from < 0)) {
@@ -477,17 +471,11 @@ base::StatusOr<base::Ref<Channel>> ShmChannel::SplitImpl(int32_t color, int32_t 
                          2 * static_cast<uint64_t>(count())));
   const uint32_t split = splits_++;
   if (color < 0) return base::Ref<Channel>();
-  std::vector<std::pair<int32_t, int32_t>> members;  // (key, parent rank) of this color
-  for (int32_t r = 0; r < count(); ++r) {
-    if (all[2 * r] == color) members.push_back({all[2 * r + 1], r});
-  }
-  std::sort(members.begin(), members.end());
-  int32_t new_rank = 0;
-  while (members[new_rank].second != rank()) ++new_rank;
+  const SplitPlace place = PlaceInSplit(all, color, rank());
   // Named after this channel (unique to the job): the new rank 0 creates it, the others wait for it.
   const std::string name = base::StrCat(name_, ".s", split, ".c", color);
   RT_ASSIGN_OR_RETURN(base::Ref<ShmChannel> channel,
-                      Attach(name, new_rank == 0, new_rank, static_cast<int32_t>(members.size()), timeout_));
+                      Attach(name, place.rank == 0, place.rank, place.count, timeout_));
   return base::Ref<Channel>(std::move(channel));
 }
 
