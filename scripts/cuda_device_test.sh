@@ -4,7 +4,7 @@
 #   <payload>/bin/{rt_conformance_cuda,rt_conformance_cuda_queue,rt_cuda_driver_test,iree-rt-check}
 #   <payload>/lib/libiree_rt.so*   <payload>/testdata/*.bin   <payload>/e2e/*.vmfb
 # Logs and a summary go to $OUT (default /tmp/cuda_device_test). Usage:
-#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench,zoo,params,paramzoo,loadbw]
+#   scripts/cuda_device_test.sh [payload=.gpu/cuda] [sections=cts,driver,e2e,memcheck,bench,zoo,params,paramzoo,loadbw,trace,traceoverhead]
 set -u
 PAYLOAD=$(cd "${1:-.gpu/cuda}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -167,6 +167,36 @@ if [[ $SECTIONS == *zoo* ]]; then
         echo "zoo $mode: rc=$? $line" | tee -a "$SUMMARY"
       done
     done
+  fi
+fi
+# Traces on the GPU (issue 24): tests/tools/trace_test.py's strict checks on zoo models in graph
+# and stream mode (each dispatch once on the device track, positive, inside its command buffer,
+# entered by its submission's flow; stdout unchanged by tracing), with the dispatch count each
+# program records (build_payload.sh counts it in IREE's disassembly). Then what tracing costs.
+if [[ $SECTIONS == *trace* && -d $PAYLOAD/zoo ]]; then
+  HERE=$(cd "$(dirname "$0")" && pwd)
+  for model in ${TRACE_MODELS:-mobilenet_v3_small resnet50}; do
+    Z=$PAYLOAD/zoo/$model
+    [[ -f $Z.weights.npy ]] || python3 "$HERE/../tests/models/zoo_weights.py" "$Z.weights.json" "$Z.weights.npy" \
+      >> "$OUT/trace.log" 2>&1
+    for mode in graph stream; do
+      line=$(python3 "$HERE/../tests/tools/trace_test.py" "$PAYLOAD/bin/iree-rt-run" --dispatches="$(cat "$Z.dispatches")" \
+        -- "--device=cuda://0?command_buffer_mode=$mode" --module="$Z.cuda.vmfb" --function=main \
+        --input=@"$Z.weights.npy" $(for i in "$Z".input*.npy; do echo --input=@"$i"; done) 2>&1)
+      rc=$?
+      echo "$line" >> "$OUT/trace.log"
+      echo "trace $model $mode: rc=$rc $(echo "$line" | grep -E '^(trace OK|FAIL)' | head -2 | tr '\n' ' ')" | tee -a "$SUMMARY"
+    done
+    if [[ $model == mobilenet_v3_small ]]; then
+      # A trace to look at (README's CUDA picture).
+      "$PAYLOAD/bin/iree-rt-run" --device=cuda --module="$Z.cuda.vmfb" --function=main --input=@"$Z.weights.npy" \
+        --input=@"$Z.input0.npy" --trace="$OUT/mobilenet_v3_small.cuda.trace.json" > /dev/null 2>&1
+    fi
+  done
+  if [[ $SECTIONS == *traceoverhead* ]]; then
+    python3 "$HERE/../bench/trace_overhead.py" --models "$PAYLOAD/zoo" --ours "$PAYLOAD/bin" --pairs 5 \
+      --only mobilenet_v3_small --only resnet50 --device "cuda|cuda://0?command_buffer_mode=graph" \
+      --device "cuda|cuda://0?command_buffer_mode=stream" 2>&1 | tee -a "$SUMMARY"
   fi
 fi
 # External weights through io_parameters on the GPU: each function of the parameters program

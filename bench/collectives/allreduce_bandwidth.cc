@@ -9,7 +9,12 @@
 // a stream, |iters| launches, then a stream synchronize. Bus bandwidth is NCCL's definition:
 // bytes * 2 * (n - 1) / n / time. Each figure is the median of --runs runs.
 //
-//   iree-rt-allreduce-bandwidth [--ranks=2] [--iters=20] [--runs=5] [--mode=graph|stream]
+// Each size runs at least --iters operations and enough for --min_mib of traffic per run (as
+// nccl-tests' -n): at 1 MiB twenty operations take ~0.3 ms, so the fixed costs of a run (the
+// first submission before the GPU starts, the wake-up after the last) would weigh as much as the
+// bandwidth being measured, and differently on each side. --min_mib=0 gives the old counts.
+//
+//   iree-rt-allreduce-bandwidth [--ranks=2] [--iters=20] [--min_mib=1280] [--runs=5] [--mode=graph|stream]
 #include <cuda.h>
 #include <nccl.h>
 
@@ -169,6 +174,7 @@ std::vector<double> TimeRaw(const rt::drivers::cuda::DynamicSymbols& cu, const r
 
 int main(int argc, char** argv) {
   int ranks = 2, iters = 20, runs = 5;
+  uint64_t min_mib = 1280;
   std::string mode = "graph";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -176,23 +182,26 @@ int main(int argc, char** argv) {
     else if (arg.rfind("--iters=", 0) == 0) iters = std::stoi(arg.substr(8));
     else if (arg.rfind("--runs=", 0) == 0) runs = std::stoi(arg.substr(7));
     else if (arg.rfind("--mode=", 0) == 0) mode = arg.substr(7);
+    else if (arg.rfind("--min_mib=", 0) == 0) min_mib = std::stoull(arg.substr(10));
     else { std::fprintf(stderr, "unknown flag %s\n", argv[i]); return 2; }
   }
   auto cu = rt::drivers::cuda::DynamicSymbols::Get();
   if (!cu.ok()) Die("cuda", cu.status());
   auto nccl = rt::drivers::cuda::NcclSymbols::Get();
   if (!nccl.ok()) Die("nccl", nccl.status());
-  std::printf("all-reduce f32 sum, %d ranks, NCCL %d, %s command buffers, median of %d runs of %d; bus GB/s\n",
-              ranks, (*nccl)->version, mode.c_str(), runs, iters);
-  std::printf("%10s %12s %12s %8s %16s\n", "size", "ours", "nccl", "ratio", "ours host us/op");
+  std::printf("all-reduce f32 sum, %d ranks, NCCL %d, %s command buffers, median of %d runs of >= %d ops and "
+              ">= %llu MiB; bus GB/s\n",
+              ranks, (*nccl)->version, mode.c_str(), runs, iters, (unsigned long long)min_mib);
+  std::printf("%10s %6s %12s %12s %8s %16s\n", "size", "ops", "ours", "nccl", "ratio", "ours host us/op");
   const double factor = 2.0 * (ranks - 1) / ranks;
   for (uint64_t bytes = 1ull << 20; bytes <= (1ull << 30); bytes <<= 2) {
-    const int n = bytes >= (256ull << 20) ? std::max(4, iters / 4) : iters;
+    const int n = std::max<int>(bytes >= (256ull << 20) ? std::max(4, iters / 4) : iters,
+                                static_cast<int>((min_mib << 20) / bytes));
     std::vector<double> submit;
     const double ours = Median(TimeOurs(ranks, bytes, n, runs, mode, &submit));
     const double raw = Median(TimeRaw(**cu, **nccl, ranks, bytes, n, runs));
     const double ours_bw = bytes * factor / ours / 1e9, raw_bw = bytes * factor / raw / 1e9;
-    std::printf("%7llu MiB %12.2f %12.2f %8.3f %16.1f\n", (unsigned long long)(bytes >> 20), ours_bw, raw_bw,
+    std::printf("%7llu MiB %6d %12.2f %12.2f %8.3f %16.1f\n", (unsigned long long)(bytes >> 20), n, ours_bw, raw_bw,
                 ours_bw / raw_bw, Median(submit) * 1e6);
     std::fflush(stdout);
   }

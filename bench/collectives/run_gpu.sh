@@ -33,6 +33,29 @@ for rank in 0 1; do
 done
 wait
 for rank in 0 1; do echo "process $rank: $(tr '\n' ' ' < "$OUT/process$rank.log")" | tee -a "$OUT/summary.txt"; done
+# The same traced (issue 24): each rank's trace has the all-reduce as a device span ("collective")
+# inside its command buffer, in graph and stream mode.
+for mode in graph stream; do
+  rm -f "$OUT/rendezvous_t"
+  for rank in 0 1; do
+    timeout 120 "$PAYLOAD/bin/iree-rt-run" --module="$PAYLOAD/programs/collectives_spmd2.vmfb" \
+      "--device=cuda://$rank?rank=$rank&ranks=2&rendezvous=file:$OUT/rendezvous_t&command_buffer_mode=$mode" \
+      --function=all_reduce_sum --input="8xf32=$((rank + 1))" --trace="$OUT/trace_${mode}_$rank.json" \
+      > "$OUT/trace_${mode}_$rank.log" 2>&1 &
+  done
+  wait
+  for rank in 0 1; do
+    echo "traced $mode rank $rank: $(tail -1 "$OUT/trace_${mode}_$rank.log") $(python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+x = [e for e in ev if e["ph"] == "X" and e["pid"] == 2]
+coll = [e for e in x if e.get("cat") == "collective"]
+cbs = [e for e in x if e["name"] == "command buffer"]
+inside = all(any(c["ts"] <= e["ts"] and e["ts"] + e["dur"] <= c["ts"] + c["dur"] for c in cbs) for e in coll)
+print("collective spans:", [(e["name"], e["dur"]) for e in coll], "inside a command buffer:", inside)
+' "$OUT/trace_${mode}_$rank.json" 2>&1)" | tee -a "$OUT/summary.txt"
+  done
+done
 # A peer killed while both wait in NCCL's kernels (rank 1 waits to receive what rank 0 never sends,
 # rank 0 in an all-reduce rank 1 never joins): rank 0's watchdog aborts the communicator after its
 # 3 s timeout and the call fails, instead of hanging.

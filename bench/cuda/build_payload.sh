@@ -56,6 +56,10 @@ if KERAS_BACKEND=jax $PYTHON -c "import jax, keras, transformers, flax" 2>/dev/n
     $COMPILER --iree-input-type=stablehlo --iree-hal-target-device=cuda --iree-cuda-target=sm_80 \
       $GEN/zoo/$model.mlir -o $P/zoo/$model.cuda.vmfb
     cp $GEN/zoo/$model.input*.npy $GEN/zoo/$model.expected.npy $GEN/zoo/$model.weights.json $P/zoo/
+    # The dispatches one call records, from IREE's own disassembly, for the trace checks: the zoo's
+    # programs are straight-line, and each command buffer runs once per call.
+    build/venv/bin/iree-dump-module $P/zoo/$model.cuda.vmfb |
+      grep -c "vm.call.variadic @hal.command_buffer.dispatch" > $P/zoo/$model.dispatches || true
   done
   # GPT-2 with external weights (--weights params: scope "model", keys p<i>); the GPU machine
   # writes them as model.safetensors from the same spec (zoo_weights.py), as the archive is 475 MiB.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Checks the tools' --trace file, --print_statistics and --dispatch_statistics on a real program.
 
-usage: trace_test.py IREE_RT_RUN --dispatches=N [--host_span=NAME ...] [--perfetto] -- FLAGS...
+usage: trace_test.py IREE_RT_RUN --dispatches=N|dump:IREE_DUMP_MODULE [--host_span=NAME ...] [--perfetto]
+                     -- FLAGS...
 
 Runs `IREE_RT_RUN FLAGS` without tracing, with --trace=FILE, and with IREE_RT_TRACE=FILE, and
 checks that:
@@ -14,6 +15,7 @@ checks that:
   - the program's N dispatches (--dispatches, from its compiled form) appear exactly N times
     on device tracks (process "devices"), each with positive duration, inside a "command
     buffer" span of the same track, and named by their export with the workgroup count;
+  - the workers' spans ("workgroups", local-task) lie inside a dispatch of their export;
   - each command buffer span is entered by a flow ("s" on the submitting host thread, "f" at
     the span's start) with a unique id;
   - the host track has the invoked function and its hal.device.queue.* and hal.fence.await
@@ -142,6 +144,18 @@ def check_trace(events, dispatches, function, host_spans=()):
                 fail("dispatch %r lacks its executable or workgroup count" % e["name"])
     if found != dispatches:
         fail("%d dispatches on the device tracks, the program runs %d" % (found, dispatches))
+    # Workers' spans (local-task): each inside a dispatch of the same export, with its workgroups.
+    dispatch_spans = [s for (pid, tid), track in spans.items() if pid == device_pids[0]
+                      for s in track if s[2].get("cat") == "dispatch"]
+    for (pid, tid), track in spans.items():
+        for start, end, e in track:
+            if e.get("cat") != "workgroups":
+                continue
+            if not e.get("args", {}).get("workgroups"):
+                fail("workers' span %r lacks its workgroup count" % e["name"])
+            if not any(d[2]["name"] == e["name"] and d[0] <= start and end <= d[1] for d in dispatch_spans):
+                fail("workers' span %r on %r is outside every dispatch of that export" %
+                     (e["name"], names[(pid, tid)]))
 
     host = [e["name"] for (pid, tid), track in spans.items() if pid != device_pids[0]
             for _, _, e in track]
@@ -183,7 +197,16 @@ def main():
     argv = sys.argv[1:]
     split = argv.index("--")
     tool, options, flags = argv[0], argv[1:split], argv[split + 1:]
-    dispatches = int(next(o for o in options if o.startswith("--dispatches="))[13:])
+    dispatches = next(o for o in options if o.startswith("--dispatches="))[13:]
+    if dispatches.startswith("dump:"):
+        # Counted in IREE's own disassembly (iree-dump-module) of the --module: straight-line
+        # programs whose command buffers each run once per call.
+        module = next(f[9:] for f in flags if f.startswith("--module="))
+        listing = subprocess.run([dispatches[5:], module], capture_output=True, text=True, check=True).stdout
+        dispatches = listing.count("vm.call.variadic @hal.command_buffer.dispatch")
+        if not dispatches:
+            fail("no dispatch in the disassembly of " + module)
+    dispatches = int(dispatches)
     function = next((f[11:] for f in flags if f.startswith("--function=")), None)
     host_spans = [o[12:] for o in options if o.startswith("--host_span=")]
     with tempfile.TemporaryDirectory() as tmp:

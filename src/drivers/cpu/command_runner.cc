@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cpu/command_runner.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <vector>
@@ -133,6 +134,11 @@ Status CommandRunner::RunDispatch(const Executable& executable, uint32_t export_
     return program.RunWorkgroup(export_ordinal, state, rem % count_x, rem / count_x, z, processor_id,
                                 local, local_size);
   };
+  if (executor_ && trace_track_) {
+    const std::string& name = export_ordinal < program.export_count() ? program.export_info(export_ordinal).name
+                                                                      : program.name();
+    return RunTraced(name, static_cast<uint32_t>(total), run_tile, &cpu_executable->tile_cost(export_ordinal));
+  }
   if (executor_) {
     return executor_->ParallelFor(static_cast<uint32_t>(total), run_tile,
                                   &cpu_executable->tile_cost(export_ordinal));
@@ -140,6 +146,44 @@ Status CommandRunner::RunDispatch(const Executable& executable, uint32_t export_
   ScopedFlushDenormals flush;
   for (uint32_t tile = 0; tile < total; ++tile) RT_RETURN_IF_ERROR(run_tile(tile, 0));
   return Status::Ok();
+}
+
+uint32_t CommandRunner::WorkerTrack(uint32_t processor_id) {
+  if (processor_id >= worker_tracks_.size()) worker_tracks_.resize(processor_id + 1, 0);
+  uint32_t& track = worker_tracks_[processor_id];
+  if (!track) {
+    track = processor_id == executor_->worker_count()
+                ? base::trace::RegisterTrack(base::StrCat(trace_device_, " caller"))
+                : base::trace::RegisterTrack(base::StrCat(trace_device_, " worker ", processor_id));
+  }
+  return track;
+}
+
+Status CommandRunner::RunTraced(const std::string& name, uint32_t tile_count, const TaskExecutor::TileFn& run_tile,
+                                TileCost* cost) {
+  // One slot per processor (the caller last), each on its own cache line: a thread writes only
+  // its own while the loop runs, and they are read once it has returned.
+  struct alignas(64) Slot {
+    uint64_t start = 0, end = 0;
+    uint32_t tiles = 0;
+  };
+  std::vector<Slot> slots(executor_->worker_count() + 1);
+  const auto timed = [&](uint32_t tile, uint32_t processor_id) -> Status {
+    Slot& slot = slots[std::min<size_t>(processor_id, slots.size() - 1)];
+    const uint64_t start = base::trace::NowNs();
+    if (!slot.tiles) slot.start = start;
+    Status status = run_tile(tile, processor_id);
+    slot.end = base::trace::NowNs();
+    ++slot.tiles;
+    return status;
+  };
+  Status status = executor_->ParallelFor(tile_count, timed, cost);
+  for (uint32_t id = 0; id < slots.size(); ++id) {
+    if (!slots[id].tiles) continue;
+    base::trace::Complete(WorkerTrack(id), "workgroups", name, slots[id].start, slots[id].end,
+                          base::StrCat("\"workgroups\":", slots[id].tiles));
+  }
+  return status;
 }
 
 Status CommandRunner::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,

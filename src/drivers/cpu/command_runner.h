@@ -5,6 +5,10 @@
 #ifndef IREE_RT_DRIVERS_CPU_COMMAND_RUNNER_H_
 #define IREE_RT_DRIVERS_CPU_COMMAND_RUNNER_H_
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "drivers/cpu/task/task_executor.h"
 #include "hal/utils/deferred_command_buffer.h"
 
@@ -16,9 +20,12 @@ class CommandRunner final : public hal::utils::CommandTarget {
  public:
   // |executor| may be null: dispatches then run on the calling thread. |trace_track| (0: none)
   // is the base::trace device track that gets every dispatch and transfer, timed on the thread
-  // that runs the command buffer (the workgroups' fan-out included).
-  explicit CommandRunner(TaskExecutor* executor, uint32_t trace_track = 0)
-      : executor_(executor), trace_track_(trace_track) {}
+  // that runs the command buffer (the workgroups' fan-out included). With an executor, each
+  // thread that ran a dispatch's workgroups also gets a span on its own track
+  // ("<trace_device> worker <n>", "... caller" for the thread that started the dispatch): from
+  // its first workgroup's start to its last one's end, with the workgroup count it ran.
+  explicit CommandRunner(TaskExecutor* executor, uint32_t trace_track = 0, std::string_view trace_device = {})
+      : executor_(executor), trace_track_(trace_track), trace_device_(trace_device) {}
 
   base::Status Fill(const hal::utils::ResolvedRef& target, uint32_t pattern,
                     uint32_t pattern_length) override;
@@ -39,9 +46,16 @@ class CommandRunner final : public hal::utils::CommandTarget {
   base::Status RunDispatch(const Executable& executable, uint32_t export_ordinal,
                            const uint32_t count[3], std::span<const uint32_t> constants,
                            std::span<const hal::utils::ResolvedRef> bindings);
+  // RunDispatch's fan-out over the executor when tracing: records each thread's span.
+  base::Status RunTraced(const std::string& name, uint32_t tile_count, const TaskExecutor::TileFn& run_tile,
+                         TileCost* cost);
+  // The track of processor |processor_id| (a worker, or the caller at worker_count()).
+  uint32_t WorkerTrack(uint32_t processor_id);
 
   TaskExecutor* executor_;
   uint32_t trace_track_;
+  std::string_view trace_device_;
+  std::vector<uint32_t> worker_tracks_;  // by processor id, registered at first use
 };
 
 }  // namespace iree_rt::drivers::cpu

@@ -117,8 +117,8 @@ uint64_t Device::StartFlow(uint32_t track) {
 
 Status Device::Run(const hal::utils::DeferredCommandBuffer& command_buffer,
                    std::span<const hal::BufferBinding> binding_table, TaskExecutor* executor,
-                   uint32_t track, uint64_t flow) {
-  CommandRunner runner(executor, track);
+                   uint32_t track, uint64_t flow) const {
+  CommandRunner runner(executor, track, id());
   if (!track) return command_buffer.Replay(binding_table, runner);
   const uint64_t start = base::trace::NowNs();
   base::trace::FlowEnd(track, flow, start);

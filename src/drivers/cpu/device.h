@@ -58,9 +58,9 @@ class Device final : public hal::Device {
   uint32_t TraceTrack();
   // Replays |command_buffer|, recorded on |track| (when not 0) as one span that flow |flow|
   // (from the submitting host span) enters.
-  static base::Status Run(const hal::utils::DeferredCommandBuffer& command_buffer,
-                          std::span<const hal::BufferBinding> binding_table, TaskExecutor* executor,
-                          uint32_t track, uint64_t flow);
+  base::Status Run(const hal::utils::DeferredCommandBuffer& command_buffer,
+                   std::span<const hal::BufferBinding> binding_table, TaskExecutor* executor, uint32_t track,
+                   uint64_t flow) const;
   // A new flow from the calling (submitting) thread when |track| is not 0; 0 otherwise.
   static uint64_t StartFlow(uint32_t track);
 

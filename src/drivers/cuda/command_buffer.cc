@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "base/trace.h"
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/executable.h"
 #include "drivers/cuda/nccl_channel.h"
@@ -84,8 +85,9 @@ Status CommandBuffer::FinalizeImpl() {
   return DeferredCommandBuffer::FinalizeImpl();
 }
 
-Status CommandBuffer::ReplayOnStream(std::span<const hal::BufferBinding> binding_table, CUstream stream) const {
-  StreamTarget target(*context_, stream);
+Status CommandBuffer::ReplayOnStream(std::span<const hal::BufferBinding> binding_table, CUstream stream,
+                                     const TraceTimer::Mark& span) const {
+  StreamTarget target(*context_, stream, span);
   return Replay(binding_table, target);
 }
 
@@ -104,10 +106,14 @@ bool CommandBuffer::TableKey(std::span<const hal::BufferBinding> binding_table, 
   return true;
 }
 
-Status CommandBuffer::Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream) {
+Status CommandBuffer::Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream, uint64_t flow) {
   RT_RETURN_IF_ERROR(CollectiveHealth());
-  RT_RETURN_IF_ERROR((!use_graphs_ || stream_only_) ? ReplayOnStream(binding_table, stream)
-                                                    : LaunchGraph(binding_table, stream));
+  TraceTimer& timer = context_->trace_timer();
+  TraceTimer::Mark span = timer.BeginSubmission(stream);  // empty unless tracing
+  Status status = (!use_graphs_ || stream_only_) ? ReplayOnStream(binding_table, stream, span)
+                                                 : LaunchGraph(binding_table, stream, span);
+  if (span) timer.End(stream, std::move(span), {"queue", "command buffer", ""}, flow);
+  RT_RETURN_IF_ERROR(status);
   for (NcclChannel* channel : channels_) RT_RETURN_IF_ERROR(channel->Watch(stream));
   return Status::Ok();
 }
@@ -117,7 +123,8 @@ Status CommandBuffer::CollectiveHealth() const {
   return Status::Ok();
 }
 
-Status CommandBuffer::LaunchGraph(std::span<const hal::BufferBinding> binding_table, CUstream stream) {
+Status CommandBuffer::LaunchGraph(std::span<const hal::BufferBinding> binding_table, CUstream stream,
+                                  const TraceTimer::Mark& span) {
   // Same table resolution as a launch that used graph_, and nothing direct can move: the full
   // key would match too.
   const bool table_keyed = !direct_refs_movable_ && TableKey(binding_table, &scratch_key_);
@@ -126,33 +133,36 @@ Status CommandBuffer::LaunchGraph(std::span<const hal::BufferBinding> binding_ta
   // nodes use was freed and allocated again at the same address. After kMaxBuilds, as usual,
   // submissions replay onto the stream.
   const bool reuse = !context_->tool_injected();
-  if (reuse && table_keyed && graph_ && scratch_key_ == table_key_) return graph_->Launch(stream);
+  // A graph is timed when built while tracing; switching tracing builds the other kind.
+  const bool timed = base::trace::Enabled();
+  const bool same_timing = graph_ && graph_->timed() == timed;
+  if (reuse && table_keyed && same_timing && scratch_key_ == table_key_) return graph_->Launch(stream, span);
   table_key_.clear();
   // A one-shot command buffer runs once: its graph is built without comparing keys.
   const bool one_shot = (mode() & hal::CommandBufferMode::kOneShot) != 0;
   KeyTarget key;
   if (!one_shot) RT_RETURN_IF_ERROR(Replay(binding_table, key));
-  if (!graph_ || key.key != key_ || !reuse) {
+  if (!same_timing || key.key != key_ || !reuse) {
     if (builds_ == kMaxBuilds) {
       stream_only_ = true;
-      return ReplayOnStream(binding_table, stream);
+      return ReplayOnStream(binding_table, stream, span);
     }
     ++builds_;
-    base::StatusOr<std::unique_ptr<Graph>> graph = Graph::Create(context_);
+    base::StatusOr<std::unique_ptr<Graph>> graph = Graph::Create(context_, timed);
     Status status = graph.status();
     if (status.ok()) status = Replay(binding_table, **graph);
     if (status.ok()) status = (*graph)->Instantiate();
     if (!status.ok()) {
       // Not expressible as a graph (or not this time): the stream reports real errors itself.
       stream_only_ = true;
-      return ReplayOnStream(binding_table, stream);
+      return ReplayOnStream(binding_table, stream, span);
     }
     if (graph_) retired_.push_back(std::move(graph_));
     graph_ = std::move(graph).value();
     key_ = std::move(key.key);
   }
   if (table_keyed) table_key_.swap(scratch_key_);
-  return graph_->Launch(stream);
+  return graph_->Launch(stream, span);
 }
 
 }  // namespace iree_rt::drivers::cuda

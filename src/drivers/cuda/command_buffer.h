@@ -52,8 +52,10 @@ class CommandBuffer final : public hal::utils::DeferredCommandBuffer {
   }
 
   // Runs the commands with |binding_table| on |stream|. The caller keeps the table's buffers and
-  // this command buffer alive until the work completes.
-  base::Status Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream);
+  // this command buffer alive until the work completes. When tracing, the work gets a device span
+  // ("command buffer") with the commands' spans inside it and the submission's flow |flow| ending
+  // at it.
+  base::Status Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream, uint64_t flow = 0);
 
   // Whether the recorded commands hold collectives; then, once a submission has run, whether
   // their channels are still sound (a communicator aborted by its watchdog fails the submission).
@@ -75,8 +77,10 @@ class CommandBuffer final : public hal::utils::DeferredCommandBuffer {
                               const hal::CollectiveBytes& bytes) override;
   base::Status FinalizeImpl() override;
 
-  base::Status ReplayOnStream(std::span<const hal::BufferBinding> binding_table, CUstream stream) const;
-  base::Status LaunchGraph(std::span<const hal::BufferBinding> binding_table, CUstream stream);
+  base::Status ReplayOnStream(std::span<const hal::BufferBinding> binding_table, CUstream stream,
+                              const TraceTimer::Mark& span) const;
+  base::Status LaunchGraph(std::span<const hal::BufferBinding> binding_table, CUstream stream,
+                           const TraceTimer::Mark& span);
   // The resolved address, offset, length and buffer size of every table entry; false if one does
   // not resolve (the full replay then reports it).
   static bool TableKey(std::span<const hal::BufferBinding> binding_table, std::vector<uint64_t>* key);

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/trace.h"
 #include "drivers/cuda/allocator.h"
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/executable_cache.h"
@@ -165,10 +166,13 @@ Status Device::QueueExecuteImpl(hal::SemaphoreList wait, hal::SemaphoreList sign
   if (cuda_command_buffer->has_collectives()) {
     verify = [cuda_command_buffer] { return cuda_command_buffer->CollectiveHealth(); };
   }
+  // When tracing, an arrow from this submission to its device span.
+  const uint64_t flow = base::trace::NewFlowId();
+  base::trace::FlowStart(flow, flow ? base::trace::NowNs() : 0);
   queue_->Submit(
       wait, signal,
-      [cb = command_buffer, cuda_command_buffer, table = std::move(table)](CUstream stream) {
-        return cuda_command_buffer->Launch(table, stream);
+      [cb = command_buffer, cuda_command_buffer, table = std::move(table), flow](CUstream stream) {
+        return cuda_command_buffer->Launch(table, stream, flow);
       },
       std::move(verify));
   return Status::Ok();

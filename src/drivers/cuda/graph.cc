@@ -34,11 +34,38 @@ CUDA_MEMCPY3D LinearCopy(CUdeviceptr dst, CUdeviceptr src, uint64_t length) {
 
 }  // namespace
 
-base::StatusOr<std::unique_ptr<Graph>> Graph::Create(base::Ref<Context> context) {
+base::StatusOr<std::unique_ptr<Graph>> Graph::Create(base::Ref<Context> context, bool timed) {
   RT_RETURN_IF_ERROR(context->Activate());
-  std::unique_ptr<Graph> graph(new Graph(std::move(context)));
-  RT_CUDA_RETURN_IF_ERROR(graph->context_->syms(), cuGraphCreate(&graph->graph_, 0), "cuGraphCreate");
+  std::unique_ptr<Graph> graph(new Graph(std::move(context), timed));
+  const DynamicSymbols& syms = graph->context_->syms();
+  RT_CUDA_RETURN_IF_ERROR(syms, cuGraphCreate(&graph->graph_, 0), "cuGraphCreate");
+  if (timed) {
+    RT_CUDA_RETURN_IF_ERROR(syms, cuEventCreate(&graph->placeholder_, CU_EVENT_DEFAULT), "cuEventCreate (timing)");
+  }
   return graph;
+}
+
+template <typename Add, typename MakeLabel>
+Status Graph::AddNode(Add&& add, MakeLabel&& label) {
+  CUgraphNode node = nullptr;
+  if (!timed_) {
+    RT_RETURN_IF_ERROR(add(dependencies_.data(), dependencies_.size(), &node));
+    section_.push_back(node);
+    return Status::Ok();
+  }
+  const DynamicSymbols& syms = context_->syms();
+  TimedNode timed;
+  RT_CUDA_RETURN_IF_ERROR(syms,
+                          cuGraphAddEventRecordNode(&timed.start, graph_, dependencies_.data(),
+                                                    dependencies_.size(), placeholder_),
+                          "cuGraphAddEventRecordNode");
+  RT_RETURN_IF_ERROR(add(&timed.start, 1, &node));
+  RT_CUDA_RETURN_IF_ERROR(syms, cuGraphAddEventRecordNode(&timed.end, graph_, &node, 1, placeholder_),
+                          "cuGraphAddEventRecordNode");
+  timed.label = label();
+  section_.push_back(timed.end);
+  timed_nodes_.push_back(std::move(timed));
+  return Status::Ok();
 }
 
 Graph::~Graph() {
@@ -47,6 +74,7 @@ Graph::~Graph() {
   if (exec_) syms.cuGraphExecDestroy(exec_);
   if (graph_) syms.cuGraphDestroy(graph_);
   if (capture_stream_) syms.cuStreamDestroy(capture_stream_);
+  if (placeholder_) syms.cuEventDestroy(placeholder_);
   for (void* host : staging_) syms.cuMemFreeHost(host);
 }
 
@@ -60,13 +88,13 @@ Status Graph::Fill(const ResolvedRef& target, uint32_t pattern, uint32_t pattern
   params.height = 1;
   params.pitch = 0;
   params.value = pattern_length == 1 ? (pattern & 0xFF) : pattern_length == 2 ? (pattern & 0xFFFF) : pattern;
-  CUgraphNode node = nullptr;
-  RT_CUDA_RETURN_IF_ERROR(context_->syms(),
-                          cuGraphAddMemsetNode(&node, graph_, dependencies_.data(), dependencies_.size(),
-                                               &params, context_->context()),
-                          "cuGraphAddMemsetNode");
-  section_.push_back(node);
-  return Status::Ok();
+  return AddNode(
+      [&](const CUgraphNode* deps, size_t count, CUgraphNode* node) {
+        return ToStatus(context_->syms(),
+                        context_->syms().cuGraphAddMemsetNode(node, graph_, deps, count, &params, context_->context()),
+                        "cuGraphAddMemsetNode");
+      },
+      [&] { return TransferLabel("fill", target.length); });
 }
 
 Status Graph::Update(const uint8_t* source, const ResolvedRef& target) {
@@ -78,13 +106,13 @@ Status Graph::Update(const uint8_t* source, const ResolvedRef& target) {
   staging_.push_back(staging);
   std::memcpy(staging, source, target.length);
   CUDA_MEMCPY3D copy = LinearCopy(dst, reinterpret_cast<CUdeviceptr>(staging), target.length);
-  CUgraphNode node = nullptr;
-  RT_CUDA_RETURN_IF_ERROR(context_->syms(),
-                          cuGraphAddMemcpyNode(&node, graph_, dependencies_.data(), dependencies_.size(),
-                                               &copy, context_->context()),
-                          "cuGraphAddMemcpyNode (update)");
-  section_.push_back(node);
-  return Status::Ok();
+  return AddNode(
+      [&](const CUgraphNode* deps, size_t count, CUgraphNode* node) {
+        return ToStatus(context_->syms(),
+                        context_->syms().cuGraphAddMemcpyNode(node, graph_, deps, count, &copy, context_->context()),
+                        "cuGraphAddMemcpyNode (update)");
+      },
+      [&] { return TransferLabel("update", target.length); });
 }
 
 Status Graph::Copy(const ResolvedRef& source, const ResolvedRef& target) {
@@ -92,13 +120,13 @@ Status Graph::Copy(const ResolvedRef& source, const ResolvedRef& target) {
   RT_ASSIGN_OR_RETURN(CUdeviceptr src, Address(source));
   RT_ASSIGN_OR_RETURN(CUdeviceptr dst, Address(target));
   CUDA_MEMCPY3D copy = LinearCopy(dst, src, target.length);
-  CUgraphNode node = nullptr;
-  RT_CUDA_RETURN_IF_ERROR(context_->syms(),
-                          cuGraphAddMemcpyNode(&node, graph_, dependencies_.data(), dependencies_.size(),
-                                               &copy, context_->context()),
-                          "cuGraphAddMemcpyNode (copy)");
-  section_.push_back(node);
-  return Status::Ok();
+  return AddNode(
+      [&](const CUgraphNode* deps, size_t count, CUgraphNode* node) {
+        return ToStatus(context_->syms(),
+                        context_->syms().cuGraphAddMemcpyNode(node, graph_, deps, count, &copy, context_->context()),
+                        "cuGraphAddMemcpyNode (copy)");
+      },
+      [&] { return TransferLabel("copy", target.length); });
 }
 
 Status Graph::Dispatch(hal::Executable& executable, uint32_t export_ordinal, const uint32_t workgroup_count[3],
@@ -119,12 +147,12 @@ Status Graph::Dispatch(hal::Executable& executable, uint32_t export_ordinal, con
   params.blockDimZ = kernel->block_dims[2];
   params.sharedMemBytes = kernel->shared_memory_bytes;
   params.kernelParams = args.params();
-  CUgraphNode node = nullptr;
-  RT_CUDA_RETURN_IF_ERROR(context_->syms(),
-                          cuGraphAddKernelNode(&node, graph_, dependencies_.data(), dependencies_.size(), &params),
-                          "cuGraphAddKernelNode");
-  section_.push_back(node);
-  return Status::Ok();
+  return AddNode(
+      [&](const CUgraphNode* deps, size_t count, CUgraphNode* node) {
+        return ToStatus(context_->syms(), context_->syms().cuGraphAddKernelNode(node, graph_, deps, count, &params),
+                        "cuGraphAddKernelNode");
+      },
+      [&] { return DispatchLabel(executable, export_ordinal, workgroup_count); });
 }
 
 Status Graph::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
@@ -140,16 +168,16 @@ Status Graph::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uin
   Status ended = ToStatus(syms, syms.cuStreamEndCapture(capture_stream_, &captured), "cuStreamEndCapture");
   if (status.ok()) status = ended;
   if (status.ok() && !captured) status = base::InternalError(op.ToString(), ": the capture made no graph");
-  CUgraphNode node = nullptr;
   if (status.ok()) {
-    status = ToStatus(syms,
-                      syms.cuGraphAddChildGraphNode(&node, graph_, dependencies_.data(), dependencies_.size(), captured),
-                      "cuGraphAddChildGraphNode");
+    status = AddNode(
+        [&](const CUgraphNode* deps, size_t count, CUgraphNode* node) {
+          return ToStatus(syms, syms.cuGraphAddChildGraphNode(node, graph_, deps, count, captured),
+                          "cuGraphAddChildGraphNode");
+        },
+        [&] { return CollectiveLabel(op, element_count); });
   }
   if (captured) syms.cuGraphDestroy(captured);  // the node holds a copy
-  RT_RETURN_IF_ERROR(status);
-  section_.push_back(node);
-  return Status::Ok();
+  return status;
 }
 
 Status Graph::Barrier() {
@@ -173,8 +201,45 @@ Status Graph::Instantiate() {
                   "cuGraphInstantiateWithFlags");
 }
 
-Status Graph::Launch(CUstream stream) const {
-  return ToStatus(context_->syms(), context_->syms().cuGraphLaunch(exec_, stream), "cuGraphLaunch");
+Status Graph::Launch(CUstream stream, const TraceTimer::Mark& parent) {
+  const DynamicSymbols& syms = context_->syms();
+  if (!timed_) return ToStatus(syms, syms.cuGraphLaunch(exec_, stream), "cuGraphLaunch");
+  // Fresh events per launch: the last launch's may not be resolved yet. Without a parent (its
+  // event failed) the nodes record the placeholder and nothing is reported.
+  TraceTimer& timer = context_->trace_timer();
+  std::vector<std::pair<CUevent, CUevent>> events(timed_nodes_.size(), {placeholder_, placeholder_});
+  for (size_t i = 0; i < timed_nodes_.size(); ++i) {
+    if (parent) {
+      CUevent start = timer.NewEvent(), end = timer.NewEvent();
+      if (start && end) {
+        events[i] = {start, end};
+      } else {
+        timer.Release(start);
+        timer.Release(end);
+      }
+    }
+    const TimedNode& node = timed_nodes_[i];
+    if (syms.cuGraphExecEventRecordNodeSetEvent(exec_, node.start, events[i].first) != CUDA_SUCCESS ||
+        syms.cuGraphExecEventRecordNodeSetEvent(exec_, node.end, events[i].second) != CUDA_SUCCESS) {
+      if (events[i].first == placeholder_) continue;
+      syms.cuGraphExecEventRecordNodeSetEvent(exec_, node.start, placeholder_);
+      syms.cuGraphExecEventRecordNodeSetEvent(exec_, node.end, placeholder_);
+      timer.Release(events[i].first);
+      timer.Release(events[i].second);
+      events[i] = {placeholder_, placeholder_};
+    }
+  }
+  Status status = ToStatus(syms, syms.cuGraphLaunch(exec_, stream), "cuGraphLaunch");
+  for (size_t i = 0; i < timed_nodes_.size(); ++i) {
+    if (events[i].first == placeholder_) continue;
+    if (status.ok()) {
+      timer.Add(TraceTimer::Mark{events[i].first, parent.reference}, events[i].second, timed_nodes_[i].label);
+    } else {
+      timer.Release(events[i].first);
+      timer.Release(events[i].second);
+    }
+  }
+  return status;
 }
 
 }  // namespace iree_rt::drivers::cuda

@@ -10,6 +10,10 @@
 // buffers and executables it records (the command buffer and the submission hold them); update
 // data is staged in pinned host memory that the graph owns, since graph copies cannot read
 // pageable memory and the recorded data may go away.
+//
+// A graph built while tracing is on is timed: every node sits between two event-record nodes,
+// which each launch points at fresh timing events and hands to cuda::TraceTimer as spans inside
+// the submission's span. An untimed graph has no extra node.
 #ifndef IREE_RT_DRIVERS_CUDA_GRAPH_H_
 #define IREE_RT_DRIVERS_CUDA_GRAPH_H_
 
@@ -19,13 +23,14 @@
 #include <vector>
 
 #include "drivers/cuda/context.h"
+#include "drivers/cuda/trace_timer.h"
 #include "hal/utils/deferred_command_buffer.h"
 
 namespace iree_rt::drivers::cuda {
 
 class Graph final : public hal::utils::CommandTarget {
  public:
-  static base::StatusOr<std::unique_ptr<Graph>> Create(base::Ref<Context> context);
+  static base::StatusOr<std::unique_ptr<Graph>> Create(base::Ref<Context> context, bool timed);
   ~Graph() override;
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
@@ -46,10 +51,20 @@ class Graph final : public hal::utils::CommandTarget {
 
   // Ends building. Only an instantiated graph can be launched.
   base::Status Instantiate();
-  base::Status Launch(CUstream stream) const;
+  // Launches on |stream|; a timed graph records its spans inside |parent| (when not empty).
+  base::Status Launch(CUstream stream, const TraceTimer::Mark& parent);
+  bool timed() const { return timed_; }
 
  private:
-  explicit Graph(base::Ref<Context> context) : context_(std::move(context)) {}
+  struct TimedNode {
+    CUgraphNode start = nullptr, end = nullptr;
+    TraceTimer::Label label;
+  };
+  Graph(base::Ref<Context> context, bool timed) : context_(std::move(context)), timed_(timed) {}
+  // Adds the node |add| makes (given its dependencies) to the current section, between two
+  // event-record nodes when timed.
+  template <typename Add, typename MakeLabel>
+  base::Status AddNode(Add&& add, MakeLabel&& label);
 
   const base::Ref<Context> context_;
   CUgraph graph_ = nullptr;
@@ -58,6 +73,9 @@ class Graph final : public hal::utils::CommandTarget {
   std::vector<CUgraphNode> section_;       // nodes added since the last barrier
   std::vector<void*> staging_;             // pinned host copies of update data
   CUstream capture_stream_ = nullptr;      // made at the first collective
+  const bool timed_;
+  CUevent placeholder_ = nullptr;          // what event-record nodes hold until a launch
+  std::vector<TimedNode> timed_nodes_;
 };
 
 }  // namespace iree_rt::drivers::cuda

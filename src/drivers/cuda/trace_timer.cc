@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cuda/trace_timer.h"
 
+#include "base/str_cat.h"
 #include "base/trace.h"
 #include "drivers/cuda/context.h"
+#include "hal/channel.h"
+#include "hal/executable.h"
 
 namespace iree_rt::drivers::cuda {
 
@@ -14,83 +17,161 @@ TraceTimer::~TraceTimer() {
   }
   if (hook) base::trace::RemoveFlushHook(hook);
   Resolve();
-  if (reference_) Destroy(reference_);
+  const DynamicSymbols& syms = context_.syms();
+  for (CUevent event : free_) syms.cuEventDestroy(event);
+  for (const auto& reference : references_) syms.cuEventDestroy(reference->event);
 }
 
-CUevent TraceTimer::CreateEvent() {
+CUevent TraceTimer::NewEvent() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!free_.empty()) {
+      CUevent event = free_.back();
+      free_.pop_back();
+      return event;
+    }
+  }
   CUevent event = nullptr;
   // Default flags: timing enabled (the event pool's events have it disabled).
   if (context_.syms().cuEventCreate(&event, CU_EVENT_DEFAULT) != CUDA_SUCCESS) return nullptr;
   return event;
 }
 
-void TraceTimer::Destroy(CUevent event) { context_.syms().cuEventDestroy(event); }
-
-CUevent TraceTimer::Begin(CUstream stream) {
-  if (!base::trace::Enabled()) return nullptr;
-  const DynamicSymbols& syms = context_.syms();
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (!reference_) {
-    CUevent reference = CreateEvent();
-    if (!reference) return nullptr;
-    if (syms.cuEventRecord(reference, stream) != CUDA_SUCCESS ||
-        syms.cuEventSynchronize(reference) != CUDA_SUCCESS) {
-      Destroy(reference);
-      return nullptr;
-    }
-    reference_ = reference;
-    reference_host_ns_ = base::trace::NowNs();
-    track_ = base::trace::RegisterTrack(base::StrCat("cuda:", static_cast<int>(context_.device()), " queue 0"));
-    // Outside |mutex_|: a flush holds the hooks' lock while Resolve takes |mutex_|.
-    lock.unlock();
-    const uint64_t hook = base::trace::AddFlushHook([this] { Resolve(); });
-    lock.lock();
-    hook_ = hook;
-  }
-  CUevent start = CreateEvent();
-  if (start && syms.cuEventRecord(start, stream) != CUDA_SUCCESS) {
-    Destroy(start);
-    return nullptr;
-  }
-  return start;
+void TraceTimer::Release(CUevent event) {
+  if (!event) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_.push_back(event);
 }
 
-void TraceTimer::End(CUstream stream, CUevent start, std::string category, std::string name,
-                     std::string args_json) {
+TraceTimer::Mark TraceTimer::BeginSubmission(CUstream stream) {
+  if (!base::trace::Enabled()) return {};
+  const DynamicSymbols& syms = context_.syms();
+  std::unique_lock<std::mutex> lock(mutex_);
+  const uint64_t now = base::trace::NowNs();
+  if (!reference_ || now - reference_->host_ns > kReanchorNs) {
+    lock.unlock();
+    // Synchronizing waits for the stream's earlier work: paid once a second, and only when on.
+    CUevent event = NewEvent();
+    if (!event) return {};
+    if (syms.cuEventRecord(event, stream) != CUDA_SUCCESS || syms.cuEventSynchronize(event) != CUDA_SUCCESS) {
+      Release(event);
+      return {};
+    }
+    auto reference = std::make_shared<Reference>(Reference{event, base::trace::NowNs()});
+    bool first = false;
+    lock.lock();
+    first = !reference_;
+    reference_ = reference;
+    references_.push_back(reference);
+    if (first) {
+      track_ = base::trace::RegisterTrack(base::StrCat("cuda:", static_cast<int>(context_.device()), " queue 0"));
+      // Outside |mutex_|: a flush holds the hooks' lock while Resolve takes |mutex_|.
+      lock.unlock();
+      const uint64_t hook = base::trace::AddFlushHook([this] { Resolve(); });
+      lock.lock();
+      hook_ = hook;
+    }
+  }
+  std::shared_ptr<const Reference> reference = reference_;
+  lock.unlock();
+  return Record(stream, std::move(reference));
+}
+
+TraceTimer::Mark TraceTimer::Begin(CUstream stream, const Mark& parent) {
+  return parent ? Record(stream, parent.reference) : Mark{};
+}
+
+TraceTimer::Mark TraceTimer::Record(CUstream stream, std::shared_ptr<const Reference> reference) {
+  CUevent event = NewEvent();
+  if (!event) return {};
+  if (context_.syms().cuEventRecord(event, stream) != CUDA_SUCCESS) {
+    Release(event);
+    return {};
+  }
+  return Mark{event, std::move(reference)};
+}
+
+void TraceTimer::End(CUstream stream, Mark start, Label label, uint64_t flow) {
   if (!start) return;
-  CUevent end = CreateEvent();
+  CUevent end = NewEvent();
   if (!end || context_.syms().cuEventRecord(end, stream) != CUDA_SUCCESS) {
-    if (end) Destroy(end);
-    Destroy(start);
+    Release(end);
+    Release(start.event);
     return;
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  pending_.push_back({start, end, std::move(category), std::move(name), std::move(args_json)});
+  pending_.push_back({std::move(start), end, std::move(label), flow});
+}
+
+void TraceTimer::Add(Mark start, CUevent end, Label label) {
+  if (!start || !end) {
+    Release(start.event);
+    Release(end);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.push_back({std::move(start), end, std::move(label), 0});
 }
 
 void TraceTimer::Resolve() {
   std::vector<Span> spans;
+  uint32_t track = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     spans.swap(pending_);
+    track = track_;
   }
   if (spans.empty()) return;
   const DynamicSymbols& syms = context_.syms();
   if (!context_.Activate().ok()) return;
   for (Span& span : spans) {
+    const Reference& reference = *span.start.reference;
     float start_ms = 0, end_ms = 0;
     if (syms.cuEventSynchronize(span.end) == CUDA_SUCCESS &&
-        syms.cuEventElapsedTime(&start_ms, reference_, span.start) == CUDA_SUCCESS &&
-        syms.cuEventElapsedTime(&end_ms, reference_, span.end) == CUDA_SUCCESS) {
+        syms.cuEventElapsedTime(&start_ms, reference.event, span.start.event) == CUDA_SUCCESS &&
+        syms.cuEventElapsedTime(&end_ms, reference.event, span.end) == CUDA_SUCCESS) {
       const auto host = [&](float ms) {
-        return reference_host_ns_ + static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
+        return reference.host_ns + static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
       };
-      base::trace::Complete(track_, span.category, span.name, host(start_ms), host(end_ms),
-                            span.args);
+      if (span.flow) base::trace::FlowEnd(track, span.flow, host(start_ms));
+      base::trace::Complete(track, span.label.category, span.label.name, host(start_ms), host(end_ms),
+                            span.label.args);
     }
-    Destroy(span.start);
-    Destroy(span.end);
+    Release(span.start.event);
+    Release(span.end);
   }
+  spans.clear();  // drops the spans' holds on their references
+  std::lock_guard<std::mutex> lock(mutex_);
+  // References no span and no future submission uses any more.
+  std::erase_if(references_, [&](const std::shared_ptr<const Reference>& reference) {
+    if (reference == reference_ || reference.use_count() > 1) return false;
+    syms.cuEventDestroy(reference->event);
+    return true;
+  });
+}
+
+TraceTimer::Label TransferLabel(const char* name, uint64_t bytes) {
+  return {"transfer", name, base::StrCat("\"bytes\":", bytes)};
+}
+
+TraceTimer::Label DispatchLabel(const hal::Executable& executable, uint32_t export_ordinal,
+                                const uint32_t workgroup_count[3]) {
+  // The ordinal was checked by PrepareDispatch. CUDA executables carry no name of their own: the
+  // compiler names exports "<executable>_<what it computes>" with the executable ending in
+  // "dispatch_<n>", so that prefix names it (the whole export name otherwise).
+  const std::string& name = executable.export_info(export_ordinal).name;
+  size_t end = name.find("dispatch_");
+  if (end != std::string::npos) {
+    end += 9;
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+  }
+  return {"dispatch", name,
+          base::StrCat("\"executable\":\"", base::trace::JsonEscape(name.substr(0, end)), "\",\"workgroup_count\":[", workgroup_count[0], ",", workgroup_count[1], ",",
+                       workgroup_count[2], "]")};
+}
+
+TraceTimer::Label CollectiveLabel(const hal::CollectiveOp& op, uint64_t element_count) {
+  return {"collective", op.ToString(), base::StrCat("\"element_count\":", element_count)};
 }
 
 }  // namespace iree_rt::drivers::cuda
