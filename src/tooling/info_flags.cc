@@ -25,7 +25,8 @@ const char kInfoFlagsUsage[] =
     "  --trace=FILE  write a Chrome/Perfetto trace (JSON) of the run to FILE (also: the\n"
     "             environment variable IREE_RT_TRACE=FILE)\n"
     "  --print_statistics  device memory (live, peak, allocations) per device, to stderr\n"
-    "  --dispatch_statistics  per dispatched export: count, total, mean, min, max time, to stderr\n";
+    "  --dispatch_statistics  per dispatched export: count, total, mean, min, max time, to stderr\n"
+    "                  (also --print_device_statistics, IREE's name)\n";
 
 namespace {
 
@@ -117,7 +118,8 @@ base::StatusOr<bool> HandleInfoFlag(std::string_view tool, std::string_view arg,
     options->print_statistics = true;
     return true;
   }
-  if (arg == "--dispatch_statistics" || arg == "--dispatch_statistics=true") {
+  if (arg == "--dispatch_statistics" || arg == "--dispatch_statistics=true" || arg == "--print_device_statistics" ||
+      arg == "--print_device_statistics=true") {
     options->dispatch_statistics = true;
     return true;
   }

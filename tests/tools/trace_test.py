@@ -252,6 +252,10 @@ def main():
             lo, mean, hi = float(values["min_us"]), float(values["mean_us"]), float(values["max_us"])
             if not (0 < lo <= mean <= hi):
                 fail("implausible dispatch times: " + line)
+        alias = run(tool, flags + ["--print_device_statistics"])  # IREE's name for it
+        alias_counts = [int(m) for m in re.findall(r"^\[dispatch\] \S+ count=(\d+) ", alias.stderr, re.M)]
+        if sum(alias_counts) != dispatches:
+            fail("--print_device_statistics counts %d dispatches, the program runs %d" % (sum(alias_counts), dispatches))
         print("statistics OK:\n" + stats.stderr)
     return 0
 
