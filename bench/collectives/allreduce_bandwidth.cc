@@ -14,7 +14,11 @@
 // first submission before the GPU starts, the wake-up after the last) would weigh as much as the
 // bandwidth being measured, and differently on each side. --min_mib=0 gives the old counts.
 //
+// --explain adds, per size, the time per operation of NCCL captured into a CUDA graph and
+// launched each time, bare and followed by two event records, to show where a gap comes from.
+//
 //   iree-rt-allreduce-bandwidth [--ranks=2] [--iters=20] [--min_mib=1280] [--runs=5] [--mode=graph|stream]
+//                               [--explain]
 #include <cuda.h>
 #include <nccl.h>
 
@@ -118,9 +122,15 @@ std::vector<double> TimeOurs(int ranks, uint64_t bytes, int iters, int runs, con
   return seconds;
 }
 
+// How the raw side launches: ncclAllReduce on the stream each time (the anchor), or captured
+// once into a CUDA graph that is launched each time, bare or followed by two event records (what
+// our graph submissions add: the completion event and the watchdog's). The graph variants only
+// explain where a gap comes from (--explain).
+enum class Raw { kStream, kGraph, kGraphEvents };
+
 // Seconds per ncclAllReduce called directly, for every run (rank 0's view).
 std::vector<double> TimeRaw(const rt::drivers::cuda::DynamicSymbols& cu, const rt::drivers::cuda::NcclSymbols& nccl,
-                            int ranks, uint64_t bytes, int iters, int runs) {
+                            int ranks, uint64_t bytes, int iters, int runs, Raw raw = Raw::kStream) {
   ncclUniqueId id;
   nccl.ncclGetUniqueId(&id);
   std::vector<double> seconds(runs);
@@ -143,10 +153,29 @@ std::vector<double> TimeRaw(const rt::drivers::cuda::DynamicSymbols& cu, const r
         std::fprintf(stderr, "ncclCommInitRank failed\n");
         std::exit(1);
       }
+      CUgraphExec exec = nullptr;
+      CUevent events[2] = {};
+      if (raw != Raw::kStream) {
+        CUgraph graph = nullptr;
+        cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_RELAXED);
+        nccl.ncclAllReduce(reinterpret_cast<void*>(send), reinterpret_cast<void*>(recv), bytes / 4, ncclFloat32,
+                           ncclSum, comm, stream);
+        cu.cuStreamEndCapture(stream, &graph);
+        cu.cuGraphInstantiateWithFlags(&exec, graph, 0);
+        cu.cuGraphDestroy(graph);
+        for (CUevent& event : events) cu.cuEventCreate(&event, CU_EVENT_DISABLE_TIMING);
+      }
       auto launch_all = [&](int count) {
         for (int i = 0; i < count; ++i) {
-          nccl.ncclAllReduce(reinterpret_cast<void*>(send), reinterpret_cast<void*>(recv), bytes / 4, ncclFloat32,
-                             ncclSum, comm, stream);
+          if (raw == Raw::kStream) {
+            nccl.ncclAllReduce(reinterpret_cast<void*>(send), reinterpret_cast<void*>(recv), bytes / 4, ncclFloat32,
+                               ncclSum, comm, stream);
+            continue;
+          }
+          cu.cuGraphLaunch(exec, stream);
+          if (raw == Raw::kGraphEvents) {
+            for (CUevent event : events) cu.cuEventRecord(event, stream);
+          }
         }
         cu.cuStreamSynchronize(stream);
       };
@@ -159,6 +188,10 @@ std::vector<double> TimeRaw(const rt::drivers::cuda::DynamicSymbols& cu, const r
         if (rank == 0) seconds[run] = elapsed / iters;
       }
       sync.arrive_and_wait();
+      if (exec) cu.cuGraphExecDestroy(exec);
+      for (CUevent event : events) {
+        if (event) cu.cuEventDestroy(event);
+      }
       nccl.ncclCommDestroy(comm);
       cu.cuStreamDestroy(stream);
       cu.cuMemFree(send);
@@ -175,6 +208,7 @@ std::vector<double> TimeRaw(const rt::drivers::cuda::DynamicSymbols& cu, const r
 int main(int argc, char** argv) {
   int ranks = 2, iters = 20, runs = 5;
   uint64_t min_mib = 1280;
+  bool explain = false;
   std::string mode = "graph";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -183,6 +217,7 @@ int main(int argc, char** argv) {
     else if (arg.rfind("--runs=", 0) == 0) runs = std::stoi(arg.substr(7));
     else if (arg.rfind("--mode=", 0) == 0) mode = arg.substr(7);
     else if (arg.rfind("--min_mib=", 0) == 0) min_mib = std::stoull(arg.substr(10));
+    else if (arg == "--explain") explain = true;
     else { std::fprintf(stderr, "unknown flag %s\n", argv[i]); return 2; }
   }
   auto cu = rt::drivers::cuda::DynamicSymbols::Get();
@@ -201,8 +236,16 @@ int main(int argc, char** argv) {
     const double ours = Median(TimeOurs(ranks, bytes, n, runs, mode, &submit));
     const double raw = Median(TimeRaw(**cu, **nccl, ranks, bytes, n, runs));
     const double ours_bw = bytes * factor / ours / 1e9, raw_bw = bytes * factor / raw / 1e9;
-    std::printf("%7llu MiB %6d %12.2f %12.2f %8.3f %16.1f\n", (unsigned long long)(bytes >> 20), n, ours_bw, raw_bw,
+    std::printf("%7llu MiB %6d %12.2f %12.2f %8.3f %16.1f", (unsigned long long)(bytes >> 20), n, ours_bw, raw_bw,
                 ours_bw / raw_bw, Median(submit) * 1e6);
+    if (explain) {
+      // Per-operation microseconds of each way to launch, against the stream anchor's.
+      const double graph = Median(TimeRaw(**cu, **nccl, ranks, bytes, n, runs, Raw::kGraph));
+      const double events = Median(TimeRaw(**cu, **nccl, ranks, bytes, n, runs, Raw::kGraphEvents));
+      std::printf("   us/op: nccl %.2f, nccl graph %.2f, + 2 events %.2f, ours %.2f", raw * 1e6, graph * 1e6,
+                  events * 1e6, ours * 1e6);
+    }
+    std::printf("\n");
     std::fflush(stdout);
   }
   return 0;
