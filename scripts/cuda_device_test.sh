@@ -175,7 +175,9 @@ fi
 # program records (build_payload.sh counts it in IREE's disassembly). Then what tracing costs.
 if [[ $SECTIONS == *trace* && -d $PAYLOAD/zoo ]]; then
   HERE=$(cd "$(dirname "$0")" && pwd)
-  for model in ${TRACE_MODELS:-mobilenet_v3_small resnet50}; do
+  # ResNet-50 is left out: iree-compile 3.13.0's CUDA program gives different bytes from run to run
+  # in IREE's runtime and ours (bench/results/models_cuda.txt), so "the same stdout" cannot hold.
+  for model in ${TRACE_MODELS:-mobilenet_v3_small bert_base}; do
     Z=$PAYLOAD/zoo/$model
     [[ -f $Z.weights.npy ]] || python3 "$HERE/../tests/models/zoo_weights.py" "$Z.weights.json" "$Z.weights.npy" \
       >> "$OUT/trace.log" 2>&1
@@ -194,6 +196,8 @@ if [[ $SECTIONS == *trace* && -d $PAYLOAD/zoo ]]; then
     fi
   done
   if [[ $SECTIONS == *traceoverhead* ]]; then
+    [[ -f $PAYLOAD/zoo/resnet50.weights.npy ]] || python3 "$HERE/../tests/models/zoo_weights.py" \
+      "$PAYLOAD/zoo/resnet50.weights.json" "$PAYLOAD/zoo/resnet50.weights.npy" >> "$OUT/trace.log" 2>&1
     python3 "$HERE/../bench/trace_overhead.py" --models "$PAYLOAD/zoo" --ours "$PAYLOAD/bin" --pairs 5 \
       --only mobilenet_v3_small --only resnet50 --device "cuda|cuda://0?command_buffer_mode=graph" \
       --device "cuda|cuda://0?command_buffer_mode=stream" 2>&1 | tee -a "$SUMMARY"

@@ -298,6 +298,7 @@ void FlowEnd(uint32_t track, uint64_t id, uint64_t time_ns) {
 
 void VisitComplete(std::string_view category,
                    const std::function<void(std::string_view name, uint64_t dur_ns)>& visit) {
+  if (Enabled()) RunFlushHooks();  // device spans still held by drivers (CUDA's timing events)
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   for (const auto& buffer : r.threads) {

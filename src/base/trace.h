@@ -78,7 +78,8 @@ void FlowEnd(uint32_t track, uint64_t id, uint64_t time_ns);
 void Counter(std::string_view name, std::string_view series, uint64_t time_ns, double value);
 
 // Calls |visit| with the name and duration of every complete event of |category| recorded since
-// Start() (for --dispatch_statistics).
+// Start() (for --dispatch_statistics), after running the flush hooks so that device spans
+// drivers still hold are in.
 void VisitComplete(std::string_view category,
                    const std::function<void(std::string_view name, uint64_t dur_ns)>& visit);
 

@@ -14,7 +14,8 @@ checks that:
   - every process and every track with events is named by "M" metadata;
   - the program's N dispatches (--dispatches, from its compiled form) appear exactly N times
     on device tracks (process "devices"), each with positive duration, inside a "command
-    buffer" span of the same track, and named by their export with the workgroup count;
+    buffer" span of the same track (or, for a lane of concurrent work "<track> (concurrent N)",
+    of that track), and named by their export with the workgroup count;
   - the workers' spans ("workgroups", local-task) lie inside a dispatch of their export;
   - each command buffer span is entered by a flow ("s" on the submitting host thread, "f" at
     the span's start) with a unique id;
@@ -127,10 +128,14 @@ def check_trace(events, dispatches, function, host_spans=()):
     if len(device_pids) != 1:
         fail("no single 'devices' process: %s" % names)
     found = 0
+    # A device's concurrent work may sit on extra lanes ("<queue> (concurrent N)"), inside the
+    # command buffers of the queue's own track.
+    by_name = {name: key for key, name in names.items() if key[1] is not None}
     for (pid, tid), track in spans.items():
         if pid != device_pids[0]:
             continue
-        buffers = [s for s in track if s[2]["name"] == "command buffer"]
+        base = by_name.get(names[(pid, tid)].split(" (concurrent ")[0], (pid, tid))
+        buffers = [s for s in spans.get(base, []) if s[2]["name"] == "command buffer"]
         for start, end, e in track:
             if e.get("cat") != "dispatch":
                 continue

@@ -5,6 +5,7 @@
 
 #include "base/trace.h"
 #include "drivers/cuda/buffer.h"
+#include "drivers/cuda/cupti_tracer.h"
 #include "drivers/cuda/executable.h"
 #include "drivers/cuda/nccl_channel.h"
 #include "drivers/cuda/stream_target.h"
@@ -108,10 +109,14 @@ bool CommandBuffer::TableKey(std::span<const hal::BufferBinding> binding_table, 
 
 Status CommandBuffer::Launch(std::span<const hal::BufferBinding> binding_table, CUstream stream, uint64_t flow) {
   RT_RETURN_IF_ERROR(CollectiveHealth());
+  // Traced by CUPTI where it runs (nothing added to the work), else by CUDA events.
+  CuptiTracer* cupti = CuptiTracer::Get();  // null unless tracing
+  const uint64_t submission = cupti ? cupti->BeginSubmission() : 0;
   TraceTimer& timer = context_->trace_timer();
-  TraceTimer::Mark span = timer.BeginSubmission(stream);  // empty unless tracing
+  TraceTimer::Mark span = cupti ? TraceTimer::Mark{} : timer.BeginSubmission(stream);  // empty unless tracing
   Status status = (!use_graphs_ || stream_only_) ? ReplayOnStream(binding_table, stream, span)
                                                  : LaunchGraph(binding_table, stream, span);
+  if (cupti) cupti->EndSubmission(submission, static_cast<int>(context_->device()), flow);
   if (span) timer.End(stream, std::move(span), {"queue", "command buffer", ""}, flow);
   RT_RETURN_IF_ERROR(status);
   for (NcclChannel* channel : channels_) RT_RETURN_IF_ERROR(channel->Watch(stream));
@@ -134,7 +139,7 @@ Status CommandBuffer::LaunchGraph(std::span<const hal::BufferBinding> binding_ta
   // submissions replay onto the stream.
   const bool reuse = !context_->tool_injected();
   // A graph is timed when built while tracing; switching tracing builds the other kind.
-  const bool timed = base::trace::Enabled();
+  const bool timed = base::trace::Enabled() && !CuptiTracer::Active();
   const bool same_timing = graph_ && graph_->timed() == timed;
   if (reuse && table_keyed && same_timing && scratch_key_ == table_key_) return graph_->Launch(stream, span);
   table_key_.clear();

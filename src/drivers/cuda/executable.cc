@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "drivers/cuda/cupti_tracer.h"
 #include "drivers/cuda/schema/executable_def_generated.h"
 #include "drivers/cuda/status_util.h"
 
@@ -159,6 +160,10 @@ StatusOr<Ref<Executable>> Executable::Load(Ref<Context> context, std::span<const
                             cuModuleGetFunction(&kernel.function, executable->modules_[entry->module_index()],
                                                 entry->entry_name()->c_str()),
                             "cuModuleGetFunction");
+    // Traces name a kernel CUPTI reports by its export (a map lookup per load).
+    CuptiTracer::RegisterKernel(entry->entry_name()->string_view(),
+                                entry->name() && entry->name()->size() > 0 ? entry->name()->string_view()
+                                                                         : entry->entry_name()->string_view());
     kernel.block_dims[0] = entry->block_size()->x();
     kernel.block_dims[1] = entry->block_size()->y();
     kernel.block_dims[2] = entry->block_size()->z();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "drivers/cuda/trace_timer.h"
 
+#include <algorithm>
+
 #include "base/str_cat.h"
 #include "base/trace.h"
 #include "drivers/cuda/context.h"
@@ -64,7 +66,6 @@ TraceTimer::Mark TraceTimer::BeginSubmission(CUstream stream) {
     reference_ = reference;
     references_.push_back(reference);
     if (first) {
-      track_ = base::trace::RegisterTrack(base::StrCat("cuda:", static_cast<int>(context_.device()), " queue 0"));
       // Outside |mutex_|: a flush holds the hooks' lock while Resolve takes |mutex_|.
       lock.unlock();
       const uint64_t hook = base::trace::AddFlushHook([this] { Resolve(); });
@@ -115,16 +116,16 @@ void TraceTimer::Add(Mark start, CUevent end, Label label) {
 
 void TraceTimer::Resolve() {
   std::vector<Span> spans;
-  uint32_t track = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     spans.swap(pending_);
-    track = track_;
   }
   if (spans.empty()) return;
   const DynamicSymbols& syms = context_.syms();
   if (!context_.Activate().ok()) return;
-  for (Span& span : spans) {
+  std::vector<DeviceSpan> timed;
+  timed.reserve(spans.size());
+  for (const Span& span : spans) {
     const Reference& reference = *span.start.reference;
     float start_ms = 0, end_ms = 0;
     if (syms.cuEventSynchronize(span.end) == CUDA_SUCCESS &&
@@ -133,10 +134,12 @@ void TraceTimer::Resolve() {
       const auto host = [&](float ms) {
         return reference.host_ns + static_cast<uint64_t>(static_cast<double>(ms) * 1e6);
       };
-      if (span.flow) base::trace::FlowEnd(track, span.flow, host(start_ms));
-      base::trace::Complete(track, span.label.category, span.label.name, host(start_ms), host(end_ms),
-                            span.label.args);
+      timed.push_back({host(start_ms), host(end_ms), span.label.category, span.label.name, span.label.args,
+                       span.flow});
     }
+  }
+  EmitDeviceSpans(base::StrCat("cuda:", static_cast<int>(context_.device()), " queue 0"), timed);
+  for (Span& span : spans) {
     Release(span.start.event);
     Release(span.end);
   }
@@ -150,24 +153,55 @@ void TraceTimer::Resolve() {
   });
 }
 
+void EmitDeviceSpans(std::string_view track_name, std::vector<DeviceSpan>& spans) {
+  // Nodes of one graph section run concurrently, and the spans of one track must nest: each span
+  // goes to the first lane where it nests (lane 0 is the queue's own track, where command buffers
+  // always fit), the others to "<queue> (concurrent N)".
+  std::sort(spans.begin(), spans.end(), [](const DeviceSpan& a, const DeviceSpan& b) {
+    return a.start != b.start ? a.start < b.start : a.end > b.end;
+  });
+  std::vector<std::vector<uint64_t>> lanes;  // per lane, the ends of its open spans
+  std::vector<uint32_t> tracks;
+  for (const DeviceSpan& span : spans) {
+    size_t lane = 0;
+    for (; lane < lanes.size(); ++lane) {
+      std::vector<uint64_t>& open = lanes[lane];
+      while (!open.empty() && open.back() <= span.start) open.pop_back();
+      if (open.empty() || span.end <= open.back()) break;
+    }
+    if (lane == lanes.size()) {
+      lanes.emplace_back();
+      tracks.push_back(base::trace::RegisterTrack(
+          lane == 0 ? std::string(track_name) : base::StrCat(track_name, " (concurrent ", lane, ")")));
+    }
+    lanes[lane].push_back(span.end);
+    if (span.flow) base::trace::FlowEnd(tracks[lane], span.flow, span.start);
+    base::trace::Complete(tracks[lane], span.category, span.name, span.start, span.end, span.args);
+  }
+}
+
 TraceTimer::Label TransferLabel(const char* name, uint64_t bytes) {
   return {"transfer", name, base::StrCat("\"bytes\":", bytes)};
 }
 
-TraceTimer::Label DispatchLabel(const hal::Executable& executable, uint32_t export_ordinal,
-                                const uint32_t workgroup_count[3]) {
-  // The ordinal was checked by PrepareDispatch. CUDA executables carry no name of their own: the
-  // compiler names exports "<executable>_<what it computes>" with the executable ending in
-  // "dispatch_<n>", so that prefix names it (the whole export name otherwise).
-  const std::string& name = executable.export_info(export_ordinal).name;
-  size_t end = name.find("dispatch_");
+std::string DispatchArgs(const std::string& export_name, uint32_t x, uint32_t y, uint32_t z) {
+  // CUDA executables carry no name of their own: the compiler names exports "<executable>_<what
+  // it computes>" with the executable ending in "dispatch_<n>", so that prefix names it (the whole
+  // export name otherwise).
+  size_t end = export_name.find("dispatch_");
   if (end != std::string::npos) {
     end += 9;
-    while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+    while (end < export_name.size() && export_name[end] >= '0' && export_name[end] <= '9') ++end;
   }
-  return {"dispatch", name,
-          base::StrCat("\"executable\":\"", base::trace::JsonEscape(name.substr(0, end)), "\",\"workgroup_count\":[", workgroup_count[0], ",", workgroup_count[1], ",",
-                       workgroup_count[2], "]")};
+  return base::StrCat("\"executable\":\"", base::trace::JsonEscape(export_name.substr(0, end)),
+                      "\",\"workgroup_count\":[", x, ",", y, ",", z, "]");
+}
+
+TraceTimer::Label DispatchLabel(const hal::Executable& executable, uint32_t export_ordinal,
+                                const uint32_t workgroup_count[3]) {
+  // The ordinal was checked by PrepareDispatch.
+  const std::string& name = executable.export_info(export_ordinal).name;
+  return {"dispatch", name, DispatchArgs(name, workgroup_count[0], workgroup_count[1], workgroup_count[2])};
 }
 
 TraceTimer::Label CollectiveLabel(const hal::CollectiveOp& op, uint64_t element_count) {

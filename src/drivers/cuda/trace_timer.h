@@ -5,6 +5,8 @@
 // mode (event-record nodes around each node, given fresh events at every launch). Spans become
 // "X" events on the context's queue track ("cuda:<ordinal> queue 0") when base::trace flushes (a
 // flush hook) or the timer ends, with the submission's flow arrow ending at the command buffer.
+// Graph nodes that ran at the same time go to extra lanes ("... queue 0 (concurrent N)"), since
+// the spans of one track must nest.
 //
 // Clock correlation: a reference event is recorded and synchronized when a submission begins and
 // the last reference is older than kReanchorNs (or none exists), so the host time of a device
@@ -25,6 +27,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace iree_rt::hal {
@@ -93,14 +96,25 @@ class TraceTimer {
   std::vector<CUevent> free_;
   std::shared_ptr<const Reference> reference_;
   std::vector<std::shared_ptr<const Reference>> references_;  // all made, destroyed at the end
-  uint32_t track_ = 0;
   uint64_t hook_ = 0;  // base::trace flush hook id, 0 until the first span
 };
+
+// A device span in host time, ready for base::trace; |flow| (not 0) enters it.
+struct DeviceSpan {
+  uint64_t start = 0, end = 0;
+  std::string_view category, name, args;
+  uint64_t flow = 0;
+};
+// Records |spans| (sorted here) on the track |track_name|, and those that overlap others without
+// nesting (concurrent graph nodes) on lanes "<track_name> (concurrent N)".
+void EmitDeviceSpans(std::string_view track_name, std::vector<DeviceSpan>& spans);
 
 // Labels of device spans, named as the CPU driver names its own.
 TraceTimer::Label TransferLabel(const char* name, uint64_t bytes);
 TraceTimer::Label DispatchLabel(const hal::Executable& executable, uint32_t export_ordinal,
                                 const uint32_t workgroup_count[3]);
+// A dispatch's args: its executable (from the export's name) and workgroup count.
+std::string DispatchArgs(const std::string& export_name, uint32_t x, uint32_t y, uint32_t z);
 TraceTimer::Label CollectiveLabel(const hal::CollectiveOp& op, uint64_t element_count);
 
 }  // namespace iree_rt::drivers::cuda
