@@ -171,6 +171,9 @@ void CuptiState::Parse(uint8_t* buffer, size_t valid) {
             r.name = it->second;
           }
         }
+        if (r.name.rfind("ncclDevKernel", 0) == 0 || r.name.rfind("ncclKernel", 0) == 0) {
+          r.category = "collective";  // NCCL's, launched for a collective command
+        }
         if (std::strcmp(r.category, "dispatch") == 0) {
           r.args = DispatchArgs(r.name, k->gridX, k->gridY, k->gridZ);
         } else {

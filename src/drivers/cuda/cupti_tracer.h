@@ -7,11 +7,12 @@
 // work with CUDA events instead.
 //
 // A driver-API callback notes the correlation ids of the calls each submission makes (CUPTI's
-// records carry them), so its records are grouped into one "command buffer" span (their hull, which the submission's flow enters) on the
-// device's queue track, with each record a span inside it: our kernels as "dispatch" (named by
-// their export, with the grid as workgroup count), other kernels (NCCL's) as "kernel", copies and
-// fills as "transfer". CUPTI timestamps become host times through one pair of clock samples taken
-// when the tracer starts. Records are converted when base::trace flushes (a flush hook).
+// records carry them), so its records are grouped into one "command buffer" span (their hull,
+// which the submission's flow enters) on the device's queue track, with each record a span
+// inside it: our kernels as "dispatch" (named by their export, with the grid as workgroup
+// count), NCCL's as "collective", others as "kernel", copies and fills as "transfer". CUPTI
+// timestamps become host times through one pair of clock samples taken when the tracer starts.
+// Records are converted when base::trace flushes (a flush hook).
 //
 // Thread-safety: every method may be called from any thread.
 #ifndef IREE_RT_DRIVERS_CUDA_CUPTI_TRACER_H_
