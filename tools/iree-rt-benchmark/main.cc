@@ -38,7 +38,8 @@ struct Flags {
   std::vector<std::string> inputs;
   std::vector<std::string> devices;
   std::vector<std::string> limits;
-  tooling::ModuleMode module_mode = tooling::ModuleMode::kPreload;
+  // What the shared flags set (--module_mode, --parameters, --trace, --print_statistics...).
+  tooling::SessionOptions session;
   // --benchmark_min_time=Nx: a fixed iteration count (the library we link, 1.7, has no 'x').
   std::optional<int64_t> iterations;
 };
@@ -120,12 +121,9 @@ StatusOr<Flags> ParseFlags(int argc, char** argv) {
       if (!copy.empty()) benchmark_args.push_back(std::move(copy));
       continue;
     }
-    tooling::SessionOptions info_options;
-    RT_ASSIGN_OR_RETURN(bool handled, tooling::HandleInfoFlag("iree-rt-benchmark", arg, &info_options));
-    if (handled) {
-      flags.module_mode = info_options.module_mode;
-      continue;
-    }
+    RT_ASSIGN_OR_RETURN(bool handled,
+                        tooling::HandleInfoFlag("iree-rt-benchmark", arg, &flags.session));
+    if (handled) continue;
     const size_t eq = arg.find('=');
     if (arg.substr(0, 2) != "--" || eq == std::string_view::npos) {
       return base::InvalidArgumentError("unrecognized argument `", arg,
@@ -190,11 +188,10 @@ struct Target {
 };
 
 Status Run(const Flags& flags) {
-  tooling::SessionOptions options;
+  tooling::SessionOptions options = flags.session;
   options.device_uris = flags.devices;
   options.limits = flags.limits;
   options.module_paths = flags.modules;
-  options.module_mode = flags.module_mode;
   RT_ASSIGN_OR_RETURN(std::unique_ptr<tooling::RunSession> session,
                       tooling::RunSession::Create(options));
   RT_ASSIGN_OR_RETURN(std::vector<std::string> names,

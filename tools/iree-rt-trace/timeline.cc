@@ -136,12 +136,15 @@ Image RenderTimeline(const TraceFile& trace, std::string_view title,
                 trace.spans.size(), trace.tracks.size(), span_ns / 1e6,
                 static_cast<double>(begin - trace.begin_ns) / 1e6);
   image.DrawText(kMargin, 8, std::string(title) + heading, kText, width - 2 * kMargin);
+  // Ticks at whole multiples of the step, counted from the trace's first span.
   const double step = TickStep(span_ns, std::max(plot_w / 140, 2));
-  for (double t = 0; t <= span_ns + 0.5; t += step) {
+  const double offset = static_cast<double>(begin - trace.begin_ns);
+  for (double tick = std::ceil(offset / step) * step; tick <= offset + span_ns + 0.5; tick += step) {
+    const double t = tick - offset;
     const int x = plot_x + static_cast<int>(std::floor(t * plot_w / span_ns));
     image.FillRect(x, axis_y + 10, 1, lanes_end - axis_y - 10, kGrid);
     image.FillRect(x, axis_y + 8, 1, 4, kText);
-    const std::string label = TimeLabel(t + static_cast<double>(begin - trace.begin_ns), step);
+    const std::string label = TimeLabel(tick, step);
     image.DrawText(std::min(x + 2, width - Image::TextWidth(label) - 1), axis_y, label, kText);
   }
   image.FillRect(plot_x, axis_y + 11, plot_w, 1, kText);
