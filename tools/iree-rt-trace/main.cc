@@ -89,12 +89,20 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string_view arg = args[i];
-    const bool ok = command == "summarize" && arg.starts_with("--top=")     ? IntFlag(arg, "--top", top)
-                    : command == "png" && arg.starts_with("--width=")       ? IntFlag(arg, "--width", timeline.width)
-                    : command == "png" && arg.starts_with("--max_depth=")   ? IntFlag(arg, "--max_depth", timeline.max_depth)
-                    : command == "png" && arg.starts_with("--range=")       ? RangeFlag(arg, timeline)
-                    : !arg.starts_with("--") || arg == "-"                  ? (files.emplace_back(arg), true)
-                                                                            : false;
+    const bool png = command == "png";
+    bool ok = false;
+    if (command == "summarize" && arg.starts_with("--top=")) {
+      ok = IntFlag(arg, "--top", top);
+    } else if (png && arg.starts_with("--width=")) {
+      ok = IntFlag(arg, "--width", timeline.width);
+    } else if (png && arg.starts_with("--max_depth=")) {
+      ok = IntFlag(arg, "--max_depth", timeline.max_depth);
+    } else if (png && arg.starts_with("--range=")) {
+      ok = RangeFlag(arg, timeline);
+    } else if (!arg.starts_with("--")) {
+      files.emplace_back(arg);
+      ok = true;
+    }
     if (!ok) return Usage("bad argument '" + std::string(arg) + "'");
   }
   if (command == "summarize") {
@@ -107,7 +115,8 @@ int main(int argc, char** argv) {
   }
   if (command == "png") {
     if (files.size() != 2) return Usage("png takes a trace file and an output file");
-    if (timeline.width > 32768) return Usage("--width is at most 32768");
+    if (timeline.width < 400 || timeline.width > 16384) return Usage("--width is 400 to 16384");
+    if (timeline.max_depth > 16) return Usage("--max_depth is at most 16");
     base::StatusOr<TraceFile> trace = ReadTrace(files[0]);
     if (!trace.ok()) return Fail(trace.status());
     const Image image = RenderTimeline(*trace, files[0], timeline);

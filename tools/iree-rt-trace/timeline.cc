@@ -18,6 +18,11 @@ constexpr Color kGrid{228, 228, 228};
 constexpr Color kLaneLine{190, 190, 190};
 constexpr int kRow = 12;       // one nesting level: an 11-pixel box and a gap
 constexpr int kMargin = 8;
+constexpr size_t kMaxLanes = 64;
+
+std::string HiddenNote(size_t hidden) {
+  return "; " + std::to_string(hidden) + " more tracks not drawn";
+}
 
 // A stable colour per name: FNV-1a of the text picks a hue; saturation and value stay light
 // enough for dark text on top.
@@ -77,7 +82,10 @@ Image RenderTimeline(const TraceFile& trace, std::string_view title,
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     return !trace.tracks[a].device() && trace.tracks[b].device();
   });
-  const int max_depth = std::max(options.max_depth, 1);
+  // Bounded, so a trace of thousands of tracks cannot ask for gigabytes of pixels.
+  const size_t hidden = order.size() > kMaxLanes ? order.size() - kMaxLanes : 0;
+  order.resize(order.size() - hidden);
+  const int max_depth = std::clamp(options.max_depth, 1, 16);
   std::vector<int> levels(trace.tracks.size(), 1);
   for (const TraceSpan& span : trace.spans) {
     levels[span.track] = std::max(levels[span.track],
@@ -87,11 +95,11 @@ Image RenderTimeline(const TraceFile& trace, std::string_view title,
   for (const TraceTrack& track : trace.tracks) {
     label_width = std::max(label_width, Image::TextWidth(TrackName(track)));
   }
-  const int width = std::max(options.width, 400);
+  const int width = std::clamp(options.width, 400, 16384);
   const int plot_x = std::min(label_width, width / 4) + 2 * kMargin;
   const int plot_w = width - plot_x - kMargin;
   const int axis_y = 26, lanes_y = axis_y + 16;
-  std::vector<int> lane_y(trace.tracks.size());
+  std::vector<int> lane_y(trace.tracks.size(), -1);  // -1: not drawn
   int y = lanes_y;
   for (size_t t : order) {
     lane_y[t] = y;
@@ -132,14 +140,16 @@ Image RenderTimeline(const TraceFile& trace, std::string_view title,
 
   // Title, axis and grid.
   char heading[160];
-  std::snprintf(heading, sizeof(heading), "  %zu spans on %zu tracks; %.3f ms from %.3f ms",
+  std::snprintf(heading, sizeof(heading), "  %zu spans on %zu tracks; %.3f ms from %.3f ms%s",
                 trace.spans.size(), trace.tracks.size(), span_ns / 1e6,
-                static_cast<double>(begin - trace.begin_ns) / 1e6);
+                static_cast<double>(begin - trace.begin_ns) / 1e6,
+                hidden ? HiddenNote(hidden).c_str() : "");
   image.DrawText(kMargin, 8, std::string(title) + heading, kText, width - 2 * kMargin);
   // Ticks at whole multiples of the step, counted from the trace's first span.
   const double step = TickStep(span_ns, std::max(plot_w / 140, 2));
   const double offset = static_cast<double>(begin - trace.begin_ns);
-  for (double tick = std::ceil(offset / step) * step; tick <= offset + span_ns + 0.5; tick += step) {
+  const double last = offset + span_ns + 0.5;
+  for (double tick = std::ceil(offset / step) * step; tick <= last; tick += step) {
     const double t = tick - offset;
     const int x = plot_x + static_cast<int>(std::floor(t * plot_w / span_ns));
     image.FillRect(x, axis_y + 10, 1, lanes_end - axis_y - 10, kGrid);
@@ -155,7 +165,7 @@ Image RenderTimeline(const TraceFile& trace, std::string_view title,
     image.DrawText(kMargin, lane_y[t] + 2, TrackName(trace.tracks[t]), kText, plot_x - kMargin - 4);
   }
   for (const TraceSpan& span : trace.spans) {
-    if (span.end_ns() < begin || span.start_ns > end) continue;
+    if (span.end_ns() < begin || span.start_ns > end || lane_y[span.track] < 0) continue;
     const std::string& name = trace.names[span.name];
     const int depth = std::min(static_cast<int>(span.depth), max_depth - 1);
     const int x0 = x_of(span.start_ns);
@@ -168,7 +178,8 @@ Image RenderTimeline(const TraceFile& trace, std::string_view title,
   }
   image.FillRect(0, lanes_end - 3, width, 1, kLaneLine);
 
-  image.DrawText(kMargin, legend_y, dispatches ? "dispatches with the most time:" : "spans with the most time:", kText);
+  image.DrawText(kMargin, legend_y,
+                 dispatches ? "dispatches with the most time:" : "spans with the most time:", kText);
   for (size_t i = 0; i < legend.size(); ++i) {
     const int row = legend_y + 14 + static_cast<int>(i) * kRow;
     image.FillRect(kMargin, row, 16, kRow - 2, NameColor(trace.names[legend[i]]));

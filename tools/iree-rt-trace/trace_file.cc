@@ -94,8 +94,8 @@ class TraceBuilder {
           std::from_chars(value->text.data(), value->text.data() + value->text.size(), id);
       if (ec == std::errc() && end == value->text.data() + value->text.size()) return id;
     }
-    auto [it, added] = string_ids_.try_emplace(value->text, -1 - static_cast<int64_t>(string_ids_.size()));
-    return it->second;
+    const int64_t next = -1 - static_cast<int64_t>(string_ids_.size());
+    return string_ids_.try_emplace(value->text, next).first->second;
   }
 
   // A microsecond number (fractions allowed) as whole nanoseconds.
@@ -134,7 +134,8 @@ class TraceBuilder {
   }
 
   uint32_t Track(int64_t pid, int64_t tid) {
-    auto [it, added] = track_ids_.try_emplace({pid, tid}, static_cast<uint32_t>(file_.tracks.size()));
+    const auto next = static_cast<uint32_t>(file_.tracks.size());
+    auto [it, added] = track_ids_.try_emplace({pid, tid}, next);
     if (added) file_.tracks.push_back(TraceTrack{pid, tid, {}, {}});
     return it->second;
   }
