@@ -20,23 +20,42 @@ base::Status ValidateParams(const BufferParams& params) {
 
 }  // namespace
 
+base::Status Allocator::Exhausted(base::Status status) const {
+  if (status.code() == base::StatusCode::kResourceExhausted) status.Annotate(DescribeLive());
+  return status;
+}
+
+std::string Allocator::DescribeLive() const {
+  const AllocatorStatistics stats = statistics();
+  const auto describe = [](const char* name, const AllocatorStatistics::ByType& typed) {
+    return base::StrCat(name, " ", typed.bytes_allocated, " B in ", typed.live_count,
+                        " buffers (peak ", typed.peak_bytes_allocated, " B)");
+  };
+  return base::StrCat("live in ", trace_name_, ": ", describe("DEVICE_LOCAL", stats.device_local),
+                      ", ", describe("HOST_LOCAL", stats.host_local));
+}
+
 StatusOr<Ref<Buffer>> Allocator::AllocateBuffer(const BufferParams& params, uint64_t size) {
   RT_RETURN_IF_ERROR(ValidateParams(params));
   if (size > max_allocation_size_) {
-    return base::ResourceExhaustedError("allocation of ", size, " bytes exceeds the limit of ",
-                                        max_allocation_size_, " bytes");
+    return Exhausted(base::ResourceExhaustedError(
+        "allocation of ", size, " bytes exceeds the limit of ", max_allocation_size_, " bytes"));
   }
-  return AllocateBufferImpl(params, size);
+  StatusOr<Ref<Buffer>> buffer = AllocateBufferImpl(params, size);
+  if (!buffer.ok()) return Exhausted(buffer.status());
+  return buffer;
 }
 
 StatusOr<Ref<Buffer>> Allocator::AllocateTransient(const BufferParams& params, uint64_t size,
                                                    uint64_t alloca_flags) {
   RT_RETURN_IF_ERROR(ValidateParams(params));
   if (size > max_allocation_size_) {
-    return base::ResourceExhaustedError("allocation of ", size, " bytes exceeds the limit of ",
-                                        max_allocation_size_, " bytes");
+    return Exhausted(base::ResourceExhaustedError(
+        "allocation of ", size, " bytes exceeds the limit of ", max_allocation_size_, " bytes"));
   }
-  return AllocateTransientImpl(params, size, alloca_flags);
+  StatusOr<Ref<Buffer>> buffer = AllocateTransientImpl(params, size, alloca_flags);
+  if (!buffer.ok()) return Exhausted(buffer.status());
+  return buffer;
 }
 
 StatusOr<Ref<Buffer>> Allocator::AllocateTransientImpl(const BufferParams& params, uint64_t size,
@@ -78,6 +97,7 @@ AllocatorStatistics Allocator::statistics() const {
     out[i]->bytes_allocated = by_type_[i].bytes.load(std::memory_order_relaxed);
     out[i]->peak_bytes_allocated = by_type_[i].peak.load(std::memory_order_relaxed);
     out[i]->allocation_count = by_type_[i].count.load(std::memory_order_relaxed);
+    out[i]->live_count = by_type_[i].live.load(std::memory_order_relaxed);
   }
   return stats;
 }
@@ -89,6 +109,7 @@ void Allocator::RecordAllocation(uint64_t size, MemoryTypeBits type) {
   TypeCounters& typed = by_type_[TypeIndex(type)];
   RaisePeak(typed.peak, typed.bytes.fetch_add(size, std::memory_order_relaxed) + size);
   typed.count.fetch_add(1, std::memory_order_relaxed);
+  typed.live.fetch_add(1, std::memory_order_relaxed);
   if (base::trace::Enabled()) {
     base::trace::Counter("live device memory", trace_name_, base::trace::NowNs(),
                          static_cast<double>(now));
@@ -98,6 +119,7 @@ void Allocator::RecordAllocation(uint64_t size, MemoryTypeBits type) {
 void Allocator::RecordDeallocation(uint64_t size, MemoryTypeBits type) {
   const uint64_t now = bytes_allocated_.fetch_sub(size, std::memory_order_relaxed) - size;
   by_type_[TypeIndex(type)].bytes.fetch_sub(size, std::memory_order_relaxed);
+  by_type_[TypeIndex(type)].live.fetch_sub(1, std::memory_order_relaxed);
   if (base::trace::Enabled()) {
     base::trace::Counter("live device memory", trace_name_, base::trace::NowNs(),
                          static_cast<double>(now));

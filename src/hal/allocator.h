@@ -30,6 +30,7 @@ struct AllocatorStatistics {
     uint64_t bytes_allocated = 0;
     uint64_t peak_bytes_allocated = 0;
     uint64_t allocation_count = 0;
+    uint64_t live_count = 0;  // allocations not yet freed
   };
   ByType device_local;
   ByType host_local;
@@ -44,8 +45,9 @@ class Allocator : public base::RefObject {
   virtual bool device_memory_is_host_memory() const { return false; }
 
   // Allocates |size| bytes (0 is allowed). The buffer reports at least the requested type, usage and
-  // access. RESOURCE_EXHAUSTED over max_allocation_size() or when memory runs out;
-  // INVALID_ARGUMENT for memory types or usages this device cannot provide.
+  // access. RESOURCE_EXHAUSTED over max_allocation_size() or when memory runs out, its message
+  // followed by DescribeLive(); INVALID_ARGUMENT for memory types or usages this device cannot
+  // provide.
   base::StatusOr<base::Ref<Buffer>> AllocateBuffer(const BufferParams& params, uint64_t size);
   // AllocateBuffer for QueueAlloca: the buffer's transient_storage() lets queue_dealloca release
   // the memory while handles remain. |alloca_flags| are the AllocaFlag bits.
@@ -59,6 +61,9 @@ class Allocator : public base::RefObject {
                                                      uint64_t size, HostReleaseCallback release);
 
   AllocatorStatistics statistics() const;
+  // "live in local-task: DEVICE_LOCAL 4096 B in 2 buffers (peak 8192 B), HOST_LOCAL 0 B in 0
+  // buffers (peak 64 B)": what was live, for the message of an allocation that failed.
+  std::string DescribeLive() const;
 
   // The series name of this allocator's live bytes on base::trace's "live device memory"
   // counter (the device sets it to its id before anything is allocated).
@@ -73,6 +78,9 @@ class Allocator : public base::RefObject {
   void RecordDeallocation(uint64_t size, MemoryTypeBits type);
 
  private:
+  // |status| followed by DescribeLive() when it is RESOURCE_EXHAUSTED.
+  base::Status Exhausted(base::Status status) const;
+
   virtual base::StatusOr<base::Ref<Buffer>> AllocateBufferImpl(const BufferParams& params,
                                                                uint64_t size) = 0;
   // Default: an AllocateBufferImpl buffer wrapped in a utils::TransientBuffer.
@@ -91,6 +99,7 @@ class Allocator : public base::RefObject {
     std::atomic<uint64_t> bytes{0};
     std::atomic<uint64_t> peak{0};
     std::atomic<uint64_t> count{0};
+    std::atomic<uint64_t> live{0};
   };
   TypeCounters by_type_[2];  // [0] device-local, [1] host-local
   std::string trace_name_ = "allocator";

@@ -6,14 +6,21 @@ namespace {
 
 class JsonParser {
  public:
-  JsonParser(std::string_view text, std::string_view file_name)
-      : text_(text), file_name_(file_name) {}
+  JsonParser(std::string_view text, std::string_view file_name, size_t position = 0)
+      : text_(text), file_name_(file_name), position_(position) {}
 
   base::StatusOr<JsonValue> Parse() {
     JsonValue value;
     RT_RETURN_IF_ERROR(ParseValue(value, 0));
     SkipWhitespace();
     if (position_ != text_.size()) return Error("trailing characters after the value");
+    return value;
+  }
+
+  base::StatusOr<JsonValue> ParseOne(size_t& end) {
+    JsonValue value;
+    RT_RETURN_IF_ERROR(ParseValue(value, 0));
+    end = position_;
     return value;
   }
 
@@ -225,6 +232,12 @@ bool JsonValue::AsUint64(uint64_t& out) const {
 
 base::StatusOr<JsonValue> ParseJson(std::string_view text, std::string_view file_name) {
   return JsonParser(text, file_name).Parse();
+}
+
+base::StatusOr<JsonValue> ParseJsonValueAt(std::string_view text, std::string_view file_name,
+                                           size_t& position) {
+  if (position > text.size()) position = text.size();
+  return JsonParser(text, file_name, position).ParseOne(position);
 }
 
 }  // namespace iree_rt::io

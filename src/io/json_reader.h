@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// ParseJson: a small strict JSON (RFC 8259) reader for archive headers (safetensors). Our own,
-// because the headers are untrusted: nesting is bounded (kMaxJsonDepth, no unbounded recursion),
-// every string escape is checked, and numbers keep their text so integers convert exactly.
+// ParseJson: a small strict JSON (RFC 8259) reader for archive headers (safetensors) and trace
+// files (tools/iree-rt-trace). Our own, because the input is untrusted: nesting is bounded
+// (kMaxJsonDepth, no unbounded recursion), every string escape is checked, and numbers keep their
+// text so integers convert exactly.
 #ifndef IREE_RT_IO_JSON_READER_H_
 #define IREE_RT_IO_JSON_READER_H_
 
@@ -40,6 +41,12 @@ struct JsonMember {
 // INVALID_ARGUMENT "<file_name>: bad JSON at byte N: <problem>" for anything but one JSON value
 // surrounded by optional whitespace.
 base::StatusOr<JsonValue> ParseJson(std::string_view text, std::string_view file_name);
+
+// The one value that starts at |position| (after optional whitespace), which then moves past it:
+// for reading a large document piece by piece (a trace's events one at a time) without holding
+// the whole of it parsed. Errors as ParseJson's, their byte offsets counted from |text|'s start.
+base::StatusOr<JsonValue> ParseJsonValueAt(std::string_view text, std::string_view file_name,
+                                           size_t& position);
 
 }  // namespace iree_rt::io
 

@@ -113,7 +113,8 @@ StatusOr<base::Ref<Buffer>> Buffer::Allocate(uint64_t length, uint32_t alignment
   // The program's limits first: their message names the setting that governs the request.
   base::MemoryCharge charge;
   if (quota != nullptr) {
-    RT_ASSIGN_OR_RETURN(charge, quota->ChargeAllocation(length, "vm.buffer allocation"));
+    RT_ASSIGN_OR_RETURN(charge, quota->ChargeAllocation(length, "vm.buffer allocation",
+                                                               base::MemoryKind::kVmBuffer));
   }
   if (length > kMaxLength || length > std::numeric_limits<size_t>::max() - alignment) {
     return base::ResourceExhaustedError("buffer length ", length, " exceeds the limit of ",

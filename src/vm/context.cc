@@ -101,7 +101,8 @@ Status Context::Register(base::Ref<Module> module) {
 
   // Charged before the state exists: its globals are allocated when it is created.
   StatusOr<base::MemoryCharge> footprint = base::MemoryCharge::Take(
-      quota_.budget.get(), module->state_footprint_bytes(), "the module's globals");
+      quota_.budget.get(), module->state_footprint_bytes(), "the module's globals",
+      base::MemoryKind::kGlobals);
   if (!footprint.ok()) {
     Status status = footprint.status();
     return status.Annotate(context);

@@ -57,11 +57,12 @@ base::StatusOr<uint32_t> LimitIdByName(std::string_view name) {
 }
 
 base::StatusOr<base::MemoryCharge> ContextQuota::ChargeAllocation(uint64_t bytes,
-                                                                  std::string_view what) const {
+                                                                  std::string_view what,
+                                                                  base::MemoryKind kind) const {
   if (bytes > limits.max_allocation_size) {
     return LimitExceeded(what, bytes, "bytes", limits.max_allocation_size, "MAX_ALLOCATION_SIZE");
   }
-  return base::MemoryCharge::Take(budget.get(), bytes, what);
+  return base::MemoryCharge::Take(budget.get(), bytes, what, kind);
 }
 
 }  // namespace iree_rt::vm

@@ -64,8 +64,9 @@ struct ContextQuota {
   Limits limits;
   base::Ref<base::MemoryBudget> budget;
 
-  // Checks |bytes| against max_allocation_size, then charges it to the budget.
-  base::StatusOr<base::MemoryCharge> ChargeAllocation(uint64_t bytes, std::string_view what) const;
+  // Checks |bytes| against max_allocation_size, then charges it to the budget as |kind|.
+  base::StatusOr<base::MemoryCharge> ChargeAllocation(uint64_t bytes, std::string_view what,
+                                                      base::MemoryKind kind) const;
 };
 
 }  // namespace iree_rt::vm

@@ -87,7 +87,8 @@ StatusOr<base::Ref<List>> List::Create(Type element_type, size_t initial_capacit
   base::Ref<List> list = base::Ref<List>::Adopt(new List(element_type));
   if (quota != nullptr) {
     list->max_length_ = quota->limits.max_list_length;
-    RT_ASSIGN_OR_RETURN(list->charge_, base::MemoryCharge::Take(quota->budget.get(), 0, "vm.list"));
+    RT_ASSIGN_OR_RETURN(list->charge_, base::MemoryCharge::Take(quota->budget.get(), 0, "vm.list",
+                                                                  base::MemoryKind::kVmList));
   }
   RT_RETURN_IF_ERROR(list->Reserve(initial_capacity));
   return list;

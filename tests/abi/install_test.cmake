@@ -6,7 +6,8 @@
 #   - builds the same program with just the flags of `pkg-config --cflags --libs iree_rt` (which
 #     carry the run path), runs it, and checks `pkg-config --modversion iree_rt`;
 #   - checks the installed library and tools carry no debug info (readelf -S: no .debug_info),
-#     and that bin/iree-rt-run --version runs from the prefix and names the package version;
+#     and that bin/iree-rt-run --version (and bin/iree-rt-trace --version) runs from the prefix
+#     and names the package version;
 #   - when the bindings are built: the versioned jar runs the Java sample from the prefix, and a
 #     C# program run from a folder holding copies of IreeRt.dll and its natives (no MONO_PATH,
 #     no LD_LIBRARY_PATH) calls the library.
@@ -99,6 +100,12 @@ if(NOT last_output MATCHES "iree_rt ${PACKAGE_VERSION}")
   message(FATAL_ERROR "iree-rt-run --version does not name ${PACKAGE_VERSION}: ${last_output}")
 endif()
 message(STATUS "installed bin/iree-rt-run --version: ${last_output}")
+if("iree-rt-trace" IN_LIST TOOLS)
+  run("${prefix}/bin/iree-rt-trace" --version)
+  if(NOT last_output MATCHES "iree-rt-trace \\(iree_rt ${PACKAGE_VERSION}\\)")
+    message(FATAL_ERROR "iree-rt-trace --version does not name ${PACKAGE_VERSION}: ${last_output}")
+  endif()
+endif()
 
 # ---- find_package -------------------------------------------------------------------------------
 file(COPY "${CONSUMER_DIR}/" DESTINATION "${WORK_DIR}/consumer-src")

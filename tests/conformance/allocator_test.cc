@@ -73,6 +73,20 @@ TEST_P(AllocatorTest, AllocationOverLimitIsResourceExhausted) {
                       StatusCode::kResourceExhausted));
 }
 
+// An allocation that fails says what the allocator held then, per memory type.
+TEST_P(AllocatorTest, ResourceExhaustedNamesWhatWasLive) {
+  Ref<hal::Buffer> held = AllocateBuffer(4096);
+  ASSERT_TRUE(held);
+  const hal::AllocatorStatistics stats = device().allocator().statistics();
+  EXPECT_GE(stats.device_local.live_count + stats.host_local.live_count, 1u);
+  const uint64_t limit = device().allocator().max_allocation_size();
+  const base::Status status =
+      device().allocator().AllocateBuffer(DefaultBufferParams(), limit + 1).status();
+  EXPECT_TRUE(IsError(status, StatusCode::kResourceExhausted, "; live in "));
+  EXPECT_TRUE(IsError(status, StatusCode::kResourceExhausted, " buffers (peak "));
+  EXPECT_TRUE(IsError(status, StatusCode::kResourceExhausted, "HOST_LOCAL "));
+}
+
 TEST_P(AllocatorTest, UnknownAccessBitsAreRejected) {
   BufferParams params = DefaultBufferParams();
   params.access = 0x100;

@@ -19,7 +19,8 @@ using ExportDefs = std::vector<vm::NativeModule::FunctionDef>;
 inline base::StatusOr<base::MemoryCharge> ChargeAllocation(const vm::ModuleState& state,
                                                            uint64_t size) {
   if (state.quota() == nullptr) return base::MemoryCharge();
-  return state.quota()->ChargeAllocation(size, "hal.buffer allocation");
+  return state.quota()->ChargeAllocation(size, "hal.buffer allocation",
+                                         base::MemoryKind::kHalBuffer);
 }
 
 // allocator.*, buffer.*, buffer_view.*

@@ -226,7 +226,11 @@ TEST_F(LimitsTest, ContextMemoryIsChargedAndReturned) {
                       "context memory limit exceeded: vm.buffer allocation needs 2097152 bytes "
                       "with " + std::to_string(globals + 3 * kMiB) +
                           " bytes in use, over the limit of 4194304 bytes "
-                          "(IREE_RT_LIMIT_MAX_CONTEXT_MEMORY)"));
+                          "(IREE_RT_LIMIT_MAX_CONTEXT_MEMORY); live then: vm.buffer 3145728 B in 1 "
+                          "(peak 3145728 B)"));
+  // ... and the module's globals among what was live.
+  EXPECT_TRUE(HasCode(Call("alloc", 2 * kMiB, true), IREE_RT_STATUS_RESOURCE_EXHAUSTED,
+                      "globals " + std::to_string(globals) + " B in "));
   EXPECT_EQ(MemoryUsed(), globals + 3 * kMiB);  // the failed call holds nothing
   ASSERT_TRUE(IsOk(iree_rt_value_list_clear(held)));
   EXPECT_EQ(MemoryUsed(), globals);

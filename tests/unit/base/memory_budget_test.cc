@@ -68,5 +68,34 @@ TEST(MemoryBudgetTest, ConcurrentChargesNeverPassTheLimit) {
   EXPECT_EQ(budget->used(), 1000u);
 }
 
+TEST(MemoryBudgetTest, RefusedChargeSaysWhatWasLivePerKind) {
+  auto budget = MakeRef<MemoryBudget>(1000);
+  {
+    auto buffer = MemoryCharge::Take(budget.get(), 600, "hal.buffer allocation",
+                                     MemoryKind::kHalBuffer);
+    auto globals = MemoryCharge::Take(budget.get(), 64, "globals", MemoryKind::kGlobals);
+    auto list = MemoryCharge::Take(budget.get(), 0, "vm.list", MemoryKind::kVmList);
+    ASSERT_TRUE(buffer.ok() && globals.ok() && list.ok());
+    EXPECT_TRUE(IsOk(list->Resize(100, "vm.list storage")));
+    EXPECT_TRUE(IsOk(list->Resize(40, "vm.list storage")));
+    auto second = MemoryCharge::Take(budget.get(), 200, "hal.buffer allocation",
+                                     MemoryKind::kHalBuffer);
+    ASSERT_TRUE(second.ok());
+    EXPECT_EQ(budget->peak(), 904u);
+    EXPECT_TRUE(IsError(
+        MemoryCharge::Take(budget.get(), 500, "vm.buffer allocation", MemoryKind::kVmBuffer)
+            .status(),
+        StatusCode::kResourceExhausted,
+        "vm.buffer allocation needs 500 bytes with 904 bytes in use, over the limit of 1000 bytes "
+        "(IREE_RT_LIMIT_MAX_CONTEXT_MEMORY); live then: hal.buffer 800 B in 2 (peak 800 B), "
+        "vm.list 40 B in 1 (peak 100 B), globals 64 B in 1 (peak 64 B); context peak 904 B"));
+  }
+  // Everything returned: the kinds that ever held memory still show their peaks.
+  EXPECT_EQ(budget->used(), 0u);
+  EXPECT_EQ(budget->DescribeLive(),
+            "live then: hal.buffer 0 B in 0 (peak 800 B), vm.list 0 B in 0 (peak 100 B), "
+            "globals 0 B in 0 (peak 64 B); context peak 904 B");
+}
+
 }  // namespace
 }  // namespace iree_rt::base
