@@ -25,9 +25,10 @@ class JsonParser {
   }
 
  private:
+  // Whatever was expected, text that stops short is a truncation: say so.
   base::Status Error(std::string_view problem) const {
     return base::InvalidArgumentError(file_name_, ": bad JSON at byte ", position_, ": ",
-                                      problem);
+                                      AtEnd() ? std::string_view("unexpected end of text") : problem);
   }
   bool AtEnd() const { return position_ >= text_.size(); }
   char Peek() const { return text_[position_]; }
