@@ -10,6 +10,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -35,9 +36,17 @@ struct Cupti {
   decltype(&cuptiEnableDomain) EnableDomain = nullptr;
 
   bool Load() {
+    // The loader's path first, then where CUDA installs it (it is often not on that path).
+    std::vector<std::string> names = {"libcupti.so", "libcupti.so.13"};
+    for (const char* root : {std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"), "/usr/local/cuda"}) {
+      if (!root || !*root) continue;
+      for (const char* dir : {"/lib64/", "/extras/CUPTI/lib64/", "/targets/x86_64-linux/lib/"}) {
+        names.push_back(base::StrCat(root, dir, "libcupti.so"));
+      }
+    }
     void* lib = nullptr;
-    for (const char* name : {"libcupti.so", "libcupti.so.13"}) {
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    for (const std::string& name : names) {
+      if ((lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
     }
     if (!lib) return false;
     const auto get = [&](auto& fn, const char* name) {
