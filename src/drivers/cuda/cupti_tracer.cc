@@ -38,7 +38,8 @@ struct Cupti {
   bool Load() {
     // The loader's path first, then where CUDA installs it (it is often not on that path).
     std::vector<std::string> names = {"libcupti.so", "libcupti.so.13"};
-    for (const char* root : {std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"), "/usr/local/cuda"}) {
+    for (const char* root : std::initializer_list<const char*>{std::getenv("CUDA_HOME"), std::getenv("CUDA_PATH"),
+                                                                "/usr/local/cuda"}) {
       if (!root || !*root) continue;
       for (const char* dir : {"/lib64/", "/extras/CUPTI/lib64/", "/targets/x86_64-linux/lib/"}) {
         names.push_back(base::StrCat(root, dir, "libcupti.so"));
