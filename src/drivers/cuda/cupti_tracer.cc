@@ -34,6 +34,7 @@ struct Cupti {
   decltype(&cuptiGetTimestamp) GetTimestamp = nullptr;
   decltype(&cuptiSubscribe) Subscribe = nullptr;
   decltype(&cuptiEnableDomain) EnableDomain = nullptr;
+  decltype(&cuptiActivityEnableHWTrace) EnableHWTrace = nullptr;  // optional (CUPTI 12.8+)
 
   bool Load() {
     // The loader's path first, then where CUDA installs it (it is often not on that path).
@@ -58,7 +59,8 @@ struct Cupti {
            get(ActivityRegisterCallbacks, "cuptiActivityRegisterCallbacks") &&
            get(ActivityGetNextRecord, "cuptiActivityGetNextRecord") &&
            get(ActivityFlushAll, "cuptiActivityFlushAll") && get(GetTimestamp, "cuptiGetTimestamp") &&
-           get(Subscribe, "cuptiSubscribe") && get(EnableDomain, "cuptiEnableDomain");
+           get(Subscribe, "cuptiSubscribe") && get(EnableDomain, "cuptiEnableDomain") &&
+           (get(EnableHWTrace, "cuptiActivityEnableHWTrace") || true);
   }
 };
 
@@ -143,6 +145,9 @@ CuptiState* Start() {
     }
     g_state.store(s, std::memory_order_release);
     bool ok = s->api.ActivityRegisterCallbacks(BufferRequested, BufferCompleted) == CUPTI_SUCCESS;
+    // Kernel timestamps from the hardware's event system where it has one (Blackwell on), instead of
+    // instrumenting every kernel; NOT_SUPPORTED elsewhere, which keeps the instrumentation.
+    if (ok && s->api.EnableHWTrace) s->api.EnableHWTrace(1);
     for (CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
                                     CUPTI_ACTIVITY_KIND_MEMSET}) {
       ok = ok && s->api.ActivityEnable(kind) == CUPTI_SUCCESS;
