@@ -26,7 +26,7 @@ mkdir -p bench/results
 bench_function() {
   local fn=$1 n=$2 ours=() theirs=() o t
   for rep in $(seq "$REPS"); do
-    o=$(build/bin/iree-rt-vm-bench "$MODULE" "$fn" "$n" 1.0 | sed -n 's/.*ms_per_call=\([0-9.]*\).*/\1/p')
+    o=$(build/bin/iree-rt-vm-bench "$MODULE" "$fn" "$n" 1.0 | sed -n 's/.* ms_per_call=\([0-9.]*\).*/\1/p')
     t=$(build/venv/bin/iree-benchmark-module --module="$MODULE" --function="$fn" --input="$n" \
           --device=local-sync --benchmark_min_time=1s --benchmark_format=json 2>/dev/null |
         build/venv/bin/python -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; u=b["time_unit"]; print("%.4f" % (b["real_time"]*{"ns":1e-6,"us":1e-3,"ms":1,"s":1e3}[u]))')
