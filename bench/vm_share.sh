@@ -10,24 +10,33 @@
 # and of the dispatch loop alone (ours: Execute; IREE's: iree_vm_bytecode_dispatch), then the
 # ratios ours/IREE; writes them to bench/results/vm_share.txt.
 #   usage: bench/vm_share.sh [MODEL=mobilenet_v3_small]
-# The model is exported and compiled by tests/models/zoo.py into IREE_RT_MODEL_DIR (default
-# build/models, as the model tests do) when it is not there yet (needs the zoo's packages).
+# The model is compiled for a generic x86-64 CPU (valgrind rejects AVX-512) into build/vm_share:
+# from $VM_SHARE_MLIR when set (a zoo export, NAME.mlir), else exported and compiled by
+# tests/models/zoo.py (needs the zoo's packages). Inputs: NAME.input*.npy from build/vm_share or
+# IREE_RT_MODEL_DIR (default build/models, where the model tests keep them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODEL=${1:-mobilenet_v3_small}
+OUT=build/vm_share
 DIR=${IREE_RT_MODEL_DIR:-build/models}
 THEIRS=$(ls -d build/venv/lib/python3*/site-packages/iree/_runtime_libs)/iree-run-module
 command -v valgrind >/dev/null || { echo "vm_share: valgrind is not installed" >&2; exit 1; }
-if [ ! -f "$DIR/$MODEL.vmfb" ]; then
-  echo "vm_share: preparing $MODEL in $DIR (tests/models/zoo.py)"
-  build/venv/bin/python tests/models/zoo.py prepare "$MODEL" "$DIR" --compiler build/venv/bin/iree-compile \
-    --flag=--iree-input-type=stablehlo --flag=--iree-hal-target-device=local \
-    --flag=--iree-hal-local-target-device-backends=llvm-cpu --flag=--iree-llvmcpu-target-cpu=host
+FLAGS=(--iree-input-type=stablehlo --iree-hal-target-device=local
+       --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=generic)
+mkdir -p "$OUT"
+if [ -n "${VM_SHARE_MLIR:-}" ]; then
+  [ "$OUT/$MODEL.vmfb" -nt "$VM_SHARE_MLIR" ] ||
+    build/venv/bin/iree-compile "${FLAGS[@]}" "$VM_SHARE_MLIR" -o "$OUT/$MODEL.vmfb"
+elif [ ! -f "$OUT/$MODEL.vmfb" ]; then
+  echo "vm_share: preparing $MODEL in $OUT (tests/models/zoo.py)"
+  build/venv/bin/python tests/models/zoo.py prepare "$MODEL" "$OUT" --compiler build/venv/bin/iree-compile \
+    "${FLAGS[@]/#/--flag=}"
 fi
+ls "$OUT/$MODEL".input*.npy >/dev/null 2>&1 || cp "$DIR/$MODEL".input*.npy "$OUT/"
 cmake -S . -B build -G Ninja >/dev/null
 cmake --build build --target iree-rt-run >/dev/null
 inputs=()
-for f in "$DIR/$MODEL".input*.npy; do inputs+=("--input=@$f"); done
+for f in "$OUT/$MODEL".input*.npy; do inputs+=("--input=@$f"); done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -35,7 +44,7 @@ trap 'rm -rf "$work"' EXIT
 profile() {
   local name=$1 binary=$2
   valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" "$binary" --device=local-sync \
-    --module="$DIR/$MODEL.vmfb" "${inputs[@]}" >/dev/null 2>"$work/$name.log"
+    --module="$OUT/$MODEL.vmfb" "${inputs[@]}" >/dev/null 2>"$work/$name.log"
   callgrind_annotate --threshold=100 --show-percs=no "$work/$name.out" 2>/dev/null |
     sed -n 's/^ *\([0-9,][0-9,]*\) *\(.*\)$/\1\t\2/p' | tr -d ',' >"$work/$name.txt"
 }
@@ -52,7 +61,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 share() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f%%", 100 * a / b }'; }
 mkdir -p bench/results
 {
-  echo "vm_share: $MODEL on local-sync, one run under callgrind (Ir, exact); $(nproc) cores," \
+  echo "vm_share: $MODEL (llvm-cpu, generic x86-64) on local-sync, one run under callgrind (Ir, exact); $(nproc) cores," \
        "$(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg) (Ir does not depend on it), $(date -u +%Y-%m-%d)"
   echo "  iree_rt:     total $ours_total Ir; bytecode VM $ours_vm ($(share "$ours_vm" "$ours_total")); dispatch loop $ours_loop"
   echo "  IREE 3.13.0: total $theirs_total Ir; bytecode VM $theirs_vm ($(share "$theirs_vm" "$theirs_total")); dispatch loop $theirs_loop"

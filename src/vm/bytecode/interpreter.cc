@@ -95,6 +95,7 @@ enum Op : uint8_t {
   PlannedBranchBack0 = kPlannedBranchBack0,
   PlannedBranchBack1 = kPlannedBranchBack1,
   PlannedBranchBack2 = kPlannedBranchBack2,
+  AddI32Quiet = kAddI32Quiet,
 #define RT_VM_X(symbol) Direct##symbol = kDirect##symbol,
   RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
 #undef RT_VM_X
@@ -267,7 +268,7 @@ static_assert(OpcodesContiguous({
 #undef RT_VM_OP_ExtF32
 #undef RT_VM_OP_ExtF64
 #undef RT_VM_OP
-static_assert(kSpecializedEnd == 0xCB, "the core label table below assumes 65 specialized opcodes");
+static_assert(kSpecializedEnd == 0xCC, "the core label table below assumes 66 specialized opcodes");
 static_assert(core::CallVariadicYieldable == 0x88 && f32::CastUI64F32 == 0x3D &&
               f64::RoundF64Even == 0x3F, "the label tables below assume these set sizes");
 
@@ -485,7 +486,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
 #define RT_VM_OP_ExtF64(symbol)
   static const void* const kCoreTable[] = {
 #include "vm/bytecode/ops.def"
-      // 0x89 (call sites), 0x8A..0xCA (specialized), 0xCB..0xDF, the two prefixes, 0xE2..0xFF
+      // 0x89 (call sites), 0x8A..0xCB (specialized), 0xCC..0xDF, the two prefixes, 0xE2..0xFF
       &&L_Core_CallSite,
 #define RT_VM_X(symbol) &&L_Core_Fused##symbol,
       RT_VM_FUSED_COMPARES(RT_VM_X)
@@ -497,11 +498,11 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       RT_VM_FUSED_COMPARES(RT_VM_X)
 #undef RT_VM_X
       &&L_Core_PlannedBranch, &&L_Core_PlannedBranchBack, &&L_Core_PlannedBranchBack0,
-      &&L_Core_PlannedBranchBack1, &&L_Core_PlannedBranchBack2,
+      &&L_Core_PlannedBranchBack1, &&L_Core_PlannedBranchBack2, &&L_Core_AddI32Quiet,
 #define RT_VM_X(symbol) &&L_Core_Direct##symbol,
       RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
 #undef RT_VM_X
-      RT_X16(&&invalid_opcode), RT_X4(&&invalid_opcode), &&invalid_opcode, &&L_Core_PrefixExtF32,
+      RT_X16(&&invalid_opcode), RT_X4(&&invalid_opcode), &&L_Core_PrefixExtF32,
       &&L_Core_PrefixExtF64,
       RT_X16(&&invalid_opcode), RT_X8(&&invalid_opcode), RT_X4(&&invalid_opcode),
       RT_X2(&&invalid_opcode)};
@@ -906,6 +907,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       OPCODE(ChainedDivI64U) DIV_I64U(LAST64)
       OPCODE(ChainedRemI64S) REM_I64S(LAST64)
       OPCODE(ChainedRemI64U) REM_I64U(LAST64)
+      OPCODE(AddI32Quiet) R32(4) = R32(0) + R32(2); NEXT(6)  // leaves |held| alone
       // A fused compare whose cond_br has both targets ahead and no block arguments: the
       // cond_br's operands hold the two offsets (true, false) from themselves.
 #define FUSED_CMP_FORWARD(value, width)                    \
@@ -928,8 +930,13 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
 #define PLANNED_COPY(p)                                                                 \
   {                                                                                     \
     const uint32_t copy_ = U32(p); /* src | dst << 16 */                                \
-    if (copy_ & kWideRemapBit) {                                                        \
-      Store64(r32 + (copy_ >> 16), Load64(r32 + (copy_ & (kWideRemapBit - 1))));        \
+    if (copy_ & (kWideRemapBit | kHeldCopyBit)) {                                       \
+      const uint64_t value_ = (copy_ & kHeldCopyBit) ? LAST64 : Load64(r32 + (copy_ & 0x3FFF)); \
+      if (copy_ & kWideRemapBit) {                                                      \
+        Store64(r32 + (copy_ >> 16), value_);                                           \
+      } else {                                                                          \
+        r32[copy_ >> 16] = static_cast<uint32_t>(value_);                               \
+      }                                                                                 \
     } else {                                                                            \
       r32[copy_ >> 16] = r32[copy_ & 0xFFFF];                                           \
     }                                                                                   \

@@ -92,11 +92,60 @@ bool Plannable(std::span<const uint8_t> code, const OperandValue& remap) {
   return true;
 }
 
+// Whether the instruction at |pc| could take the value of register |reg| as a chained operand.
+bool ReadByChained(std::span<const uint8_t> code, uint32_t pc, uint16_t reg) {
+  Instruction ins;
+  uint32_t error_pc = 0;
+  if (pc >= code.size() || DecodeInstruction(code, pc, &ins, &error_pc) != DecodeError::kNone ||
+      ins.set != OpSet::kCore || ChainedOp(ins.opcode) < 0) {
+    return false;
+  }
+  return static_cast<uint16_t>(ins.operands[0].value) == reg ||
+         static_cast<uint16_t>(ins.operands[1].value) == reg;
+}
+
+// What the loop's held register holds at a point of a block: the value of i32-bank register
+// |reg| (|width| slots), or nothing.
+struct Held {
+  bool valid = false;
+  uint16_t reg = 0;
+  uint8_t width = 0;
+  bool Overlaps(uint32_t other, uint32_t other_width) const {
+    return valid && other < uint32_t{reg} + width && reg < other + other_width;
+  }
+};
+
+// Whether |ins| (not a setter) leaves the held value valid: it writes no i32-bank register
+// that overlaps it and is neither a block marker, a terminator nor anything with a list, remap
+// or call (a callee's handlers set the held register too).
+bool KeepsHeld(const Instruction& ins, const Held& held) {
+  if (!held.valid || ins.spec->terminator) return false;
+  if (ins.set == OpSet::kCore && ins.opcode == static_cast<uint8_t>(CoreOp::kBlock)) return false;
+  for (int i = 0; i < ins.spec->operand_count; ++i) {
+    const OperandSpec& operand = ins.spec->operands[i];
+    switch (operand.kind) {
+      case OperandKind::kRegister:
+        if (operand.write && operand.bank != Bank::kRef &&
+            held.Overlaps(static_cast<uint16_t>(ins.operands[i].value) & kI32OrdinalMask,
+                          operand.width)) {
+          return false;
+        }
+        break;
+      case OperandKind::kImmediate32: case OperandKind::kImmediate64: case OperandKind::kGlobal:
+      case OperandKind::kRodata: case OperandKind::kType:
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
 // Rewrites a br with a plannable remap list to kPlannedBranch(Back): its operands become the
 // target offset, the copy count and the copies (specializer.h), never longer than the original
 // PC32 + aligned REMAP.
 void PlanBranch(std::span<const uint8_t> code, std::span<uint8_t> out, const Instruction& ins,
-                SpecializeStats* stats) {
+                Held held, SpecializeStats* stats) {
   const uint32_t target = static_cast<uint32_t>(ins.operands[0].value);
   const OperandValue& remap = ins.operands[1];
   std::vector<uint32_t> copies;
@@ -105,14 +154,17 @@ void PlanBranch(std::span<const uint8_t> code, std::span<uint8_t> out, const Ins
     const uint16_t src = ReadU16(code, at), dst = ReadU16(code, at + 2);
     // Both pairs read before either writes is what pairs in order do here: dst is even, so it
     // cannot be src + 1.
-    if (i + 1 < remap.count && (src & 1) == 0 && (dst & 1) == 0 && ReadU16(code, at + 4) == src + 1 &&
-        ReadU16(code, at + 6) == dst + 1) {
-      copies.push_back(uint32_t{dst} << 16 | src | kWideRemapBit);
-      ++stats->wide_remaps;
-      ++i;
-    } else {
-      copies.push_back(uint32_t{dst} << 16 | src);
-    }
+    const bool wide = i + 1 < remap.count && (src & 1) == 0 && (dst & 1) == 0 &&
+                      ReadU16(code, at + 4) == src + 1 && ReadU16(code, at + 6) == dst + 1;
+    const uint8_t width = wide ? 2 : 1;
+    // Copies apply in order: the held value is the register's only until a copy writes it.
+    const bool from_held = held.valid && held.reg == src && held.width == width;
+    copies.push_back(uint32_t{dst} << 16 | src | (wide ? kWideRemapBit : 0u) |
+                     (from_held ? kHeldCopyBit : 0u));
+    if (held.Overlaps(dst, width)) held.valid = false;
+    stats->wide_remaps += wide ? 1 : 0;
+    stats->held_copies += from_held ? 1 : 0;
+    i += wide ? 1 : 0;
   }
   const uint32_t pc = ins.pc;
   if (target > pc) {
@@ -134,20 +186,14 @@ void PlanBranch(std::span<const uint8_t> code, std::span<uint8_t> out, const Ins
 base::Status Specialize(std::span<const uint8_t> code, std::span<uint8_t> out,
                         SpecializeStats* stats) {
   if (out.size() != code.size()) return base::InternalError("specialized copy size mismatch");
-  // The register (and its width in slots) the previous instruction's handler left in the
-  // chained-operand register, if it was a setter.
-  bool held = false;
-  uint16_t held_reg = 0;
-  uint8_t held_width = 0;
+  Held held;  // what the held register holds before the instruction at |pc|
   for (uint32_t pc = 0; pc < code.size();) {
     Instruction ins;
     uint32_t error_pc = 0;
     if (DecodeInstruction(code, pc, &ins, &error_pc) != DecodeError::kNone) {
       return base::InternalError("verified bytecode does not decode at pc ", error_pc);
     }
-    bool sets = false;
-    uint16_t sets_reg = 0;
-    uint8_t sets_width = 0;
+    Held next = KeepsHeld(ins, held) ? held : Held{};
     if (ins.set == OpSet::kCore && out[pc] == ins.opcode) {  // call sites are already rewritten
       const uint8_t op = ins.opcode;
       const OpSpec& spec = *ins.spec;
@@ -175,11 +221,11 @@ base::Status Specialize(std::span<const uint8_t> code, std::span<uint8_t> out,
           ++stats->fused_compares;
         }
       }
-      if (const int chained = ChainedOp(op); chained >= 0 && held) {
+      if (const int chained = ChainedOp(op); chained >= 0 && held.valid) {
         const uint16_t a = static_cast<uint16_t>(ins.operands[0].value);
         const uint16_t b = static_cast<uint16_t>(ins.operands[1].value);
-        const bool a_held = a == held_reg && spec.operands[0].width == held_width;
-        const bool b_held = b == held_reg && spec.operands[1].width == held_width;
+        const bool a_held = a == held.reg && spec.operands[0].width == held.width;
+        const bool b_held = b == held.reg && spec.operands[1].width == held.width;
         if (a_held || (b_held && Commutative(op))) {
           if (!a_held) {  // operands at pc + 1 and pc + 3
             std::memcpy(out.data() + pc + 1, &b, sizeof(b));
@@ -190,12 +236,17 @@ base::Status Specialize(std::span<const uint8_t> code, std::span<uint8_t> out,
         }
       }
       if (op >= kFirstSetter && op <= kLastSetter) {
-        sets = true;
-        sets_reg = static_cast<uint16_t>(ins.operands[last].value);
-        sets_width = spec.operands[last].width;
+        const Held result{true, static_cast<uint16_t>(ins.operands[last].value),
+                          spec.operands[last].width};
+        next = result;
+        if (out[pc] == static_cast<uint8_t>(CoreOp::kAddI32) && held.valid &&
+            !held.Overlaps(result.reg, result.width) && !ReadByChained(code, ins.next_pc, result.reg)) {
+          out[pc] = kAddI32Quiet;
+          next = held;
+        }
       }
       if (op == static_cast<uint8_t>(CoreOp::kBranch) && Plannable(code, ins.operands[1])) {
-        PlanBranch(code, out, ins, stats);
+        PlanBranch(code, out, ins, held, stats);
       }
     }
     if (ins.set != OpSet::kCore && out[pc] == code[pc]) {
@@ -204,9 +255,7 @@ base::Status Specialize(std::span<const uint8_t> code, std::span<uint8_t> out,
         ++stats->direct_ext_ops;
       }
     }
-    held = sets;
-    held_reg = sets_reg;
-    held_width = sets_width;
+    held = next;
     pc = ins.next_pc;
   }
   return base::Status();

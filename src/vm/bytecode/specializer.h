@@ -12,12 +12,21 @@
 //     compare-and-branch opcode (one dispatch, no look-ahead test); where both targets lie ahead
 //     and take no block arguments (a loop header), the cond_br's operand bytes are rewritten to
 //     the two targets as offsets from the cond_br's operands (kFusedForward*);
+//   * an i32/i64 arithmetic op whose first operand is the result of an earlier instruction of
+//     its block (a "setter": an arithmetic op of ops.def 0x22..0x48) with only instructions
+//     between them that write neither that register nor the held value (no calls, no lists):
+//     a chained opcode that takes that operand from the machine register the setter's handler
+//     left it in ("held"); a commutative op whose second operand is that result has its operands
+//     swapped. An add.i32 that no chained op reads and that would replace a held value becomes
+//     kAddI32Quiet, which leaves it alone;
 //   * br whose block arguments are all i32-bank (source ordinals < kWideRemapBit): its operand
 //     bytes rewritten to a planned copy list (kPlannedBranch: i32 offset from the operands to
 //     past the target's marker, u16 count, count x u32 copies src | dst << 16), where the two
 //     pairs copying both halves of a 64-bit register become one 64-bit copy (kWideRemapBit on
-//     its src); kPlannedBranchBack (kPlannedBranchBack0/1/2 for that many copies) when the
-//     target lies behind (it spends the step budget);
+//     its src) and a copy of the held register takes the held value (kHeldCopyBit on its src:
+//     no store-to-load round trip on the loop-carried value); kPlannedBranchBack
+//     (kPlannedBranchBack0/1/2 for that many copies) when the target lies behind (it spends the
+//     step budget);
 //   * the common ext_f32/ext_f64 ops: the prefix byte becomes a direct opcode (kDirect*), the
 //     ext opcode byte is skipped, so one dispatch instead of two.
 // The new opcodes lie outside the ISA (the verifier rejects them in any module), next to
@@ -63,6 +72,7 @@ enum SpecializedOpcode : uint8_t {
   kPlannedBranchBack0,  // ...with exactly 0, 1 or 2 copies (no loop)
   kPlannedBranchBack1,
   kPlannedBranchBack2,
+  kAddI32Quiet,  // add.i32 that leaves the held operand alone (a loop's increment)
 #define RT_VM_X(symbol) kDirect##symbol,
   RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
 #undef RT_VM_X
@@ -71,6 +81,8 @@ enum SpecializedOpcode : uint8_t {
 
 // On a planned copy's source: the copy is of a 64-bit register.
 inline constexpr uint16_t kWideRemapBit = 0x4000;
+// On a planned copy's source: the value is the held one (the register's current contents).
+inline constexpr uint16_t kHeldCopyBit = 0x8000;
 
 struct SpecializeStats {
   uint32_t fused_compares = 0;
@@ -78,6 +90,7 @@ struct SpecializeStats {
   uint32_t wide_remaps = 0;
   uint32_t planned_branches = 0;
   uint32_t direct_ext_ops = 0;
+  uint32_t held_copies = 0;
 };
 
 // Rewrites |out| (a copy of |code|, possibly with call sites already rewritten; same length)
