@@ -96,6 +96,7 @@ enum Op : uint8_t {
   PlannedBranchBack1 = kPlannedBranchBack1,
   PlannedBranchBack2 = kPlannedBranchBack2,
   AddI32Quiet = kAddI32Quiet,
+  PlannedBranchBack1Held = kPlannedBranchBack1Held,
 #define RT_VM_X(symbol) Direct##symbol = kDirect##symbol,
   RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
 #undef RT_VM_X
@@ -268,7 +269,7 @@ static_assert(OpcodesContiguous({
 #undef RT_VM_OP_ExtF32
 #undef RT_VM_OP_ExtF64
 #undef RT_VM_OP
-static_assert(kSpecializedEnd == 0xCC, "the core label table below assumes 66 specialized opcodes");
+static_assert(kSpecializedEnd == 0xCD, "the core label table below assumes 67 specialized opcodes");
 static_assert(core::CallVariadicYieldable == 0x88 && f32::CastUI64F32 == 0x3D &&
               f64::RoundF64Even == 0x3F, "the label tables below assume these set sizes");
 
@@ -486,7 +487,7 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
 #define RT_VM_OP_ExtF64(symbol)
   static const void* const kCoreTable[] = {
 #include "vm/bytecode/ops.def"
-      // 0x89 (call sites), 0x8A..0xCB (specialized), 0xCC..0xDF, the two prefixes, 0xE2..0xFF
+      // 0x89 (call sites), 0x8A..0xCC (specialized), 0xCD..0xDF, the two prefixes, 0xE2..0xFF
       &&L_Core_CallSite,
 #define RT_VM_X(symbol) &&L_Core_Fused##symbol,
       RT_VM_FUSED_COMPARES(RT_VM_X)
@@ -499,10 +500,11 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
 #undef RT_VM_X
       &&L_Core_PlannedBranch, &&L_Core_PlannedBranchBack, &&L_Core_PlannedBranchBack0,
       &&L_Core_PlannedBranchBack1, &&L_Core_PlannedBranchBack2, &&L_Core_AddI32Quiet,
+      &&L_Core_PlannedBranchBack1Held,
 #define RT_VM_X(symbol) &&L_Core_Direct##symbol,
       RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
 #undef RT_VM_X
-      RT_X16(&&invalid_opcode), RT_X4(&&invalid_opcode), &&L_Core_PrefixExtF32,
+      RT_X16(&&invalid_opcode), RT_X2(&&invalid_opcode), &&invalid_opcode, &&L_Core_PrefixExtF32,
       &&L_Core_PrefixExtF64,
       RT_X16(&&invalid_opcode), RT_X8(&&invalid_opcode), RT_X4(&&invalid_opcode),
       RT_X2(&&invalid_opcode)};
@@ -927,19 +929,21 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       OPCODE(FusedForwardCmpNZI32) FUSED_CMP_FORWARD(R32(0) != 0, 4)
 #undef FUSED_CMP_FORWARD
       // A br with its block-argument copies planned: i32 offset, u16 count, the copies.
-#define PLANNED_COPY(p)                                                                 \
-  {                                                                                     \
-    const uint32_t copy_ = U32(p); /* src | dst << 16 */                                \
-    if (copy_ & (kWideRemapBit | kHeldCopyBit)) {                                       \
-      const uint64_t value_ = (copy_ & kHeldCopyBit) ? LAST64 : Load64(r32 + (copy_ & 0x3FFF)); \
-      if (copy_ & kWideRemapBit) {                                                      \
-        Store64(r32 + (copy_ >> 16), value_);                                           \
-      } else {                                                                          \
-        r32[copy_ >> 16] = static_cast<uint32_t>(value_);                               \
-      }                                                                                 \
-    } else {                                                                            \
-      r32[copy_ >> 16] = r32[copy_ & 0xFFFF];                                           \
-    }                                                                                   \
+#define PLANNED_COPY(p)                                               \
+  {                                                                   \
+    const uint32_t copy_ = U32(p); /* src | dst << 16 */              \
+    uint32_t* dst_ = r32 + (copy_ >> 16);                             \
+    if (!(copy_ & (kWideRemapBit | kHeldCopyBit))) {                  \
+      *dst_ = r32[copy_ & 0xFFFF];                                    \
+    } else if (copy_ & kHeldCopyBit) {                                \
+      if (copy_ & kWideRemapBit) {                                    \
+        Store64(dst_, LAST64);                                        \
+      } else {                                                        \
+        *dst_ = LAST32;                                               \
+      }                                                               \
+    } else {                                                          \
+      Store64(dst_, Load64(r32 + (copy_ & (kWideRemapBit - 1))));     \
+    }                                                                 \
   }
 #define SPEND_STEP()                                                                    \
   if (__builtin_expect(cold.stack->steps_left == 0, 0)) goto steps_exhausted;           \
@@ -956,6 +960,10 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       OPCODE(PlannedBranchBack1)
         SPEND_STEP()
         PLANNED_COPY(ip + 6)
+        TO_LOOP_HEADER()
+      OPCODE(PlannedBranchBack1Held)
+        SPEND_STEP()
+        r32[U32(ip + 6) >> 16] = LAST32;
         TO_LOOP_HEADER()
       OPCODE(PlannedBranchBack2)
         SPEND_STEP()

@@ -173,6 +173,9 @@ void PlanBranch(std::span<const uint8_t> code, std::span<uint8_t> out, const Ins
     const size_t n = copies.size();
     out[pc] = static_cast<uint8_t>(n <= 2 ? int{kPlannedBranchBack0} + static_cast<int>(n)
                                           : int{kPlannedBranchBack});
+    if (n == 1 && (copies[0] & (kHeldCopyBit | kWideRemapBit)) == kHeldCopyBit) {
+      out[pc] = kPlannedBranchBack1Held;
+    }
   }
   Put32(out, pc + 1, target - pc);  // from the operands (pc + 1) to past the marker (target + 1)
   const uint16_t count = static_cast<uint16_t>(copies.size());

@@ -73,6 +73,7 @@ enum SpecializedOpcode : uint8_t {
   kPlannedBranchBack1,
   kPlannedBranchBack2,
   kAddI32Quiet,  // add.i32 that leaves the held operand alone (a loop's increment)
+  kPlannedBranchBack1Held,  // kPlannedBranchBack1 whose copy is a narrow kHeldCopyBit one
 #define RT_VM_X(symbol) kDirect##symbol,
   RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
 #undef RT_VM_X
