@@ -2,8 +2,10 @@
 // The dispatch loop. Over the house soft limit on purpose: one function holds every opcode so
 // that pc, the register banks and the frame stay in machine registers across instructions, and
 // (GCC/Clang) each handler ends in its own indirect jump through a label table built from
-// ops.def. Operands are decoded inline from the bytecode; helpers are in interpreter_internal.h,
-// calls that leave the loop in interpreter_calls.cc.
+// ops.def. Operands are decoded inline from the bytecode as Specialize (specializer.h) left it
+// at load: its opcodes past the ISA (fused compare-and-branch, chained ops reading |held|,
+// planned back edges, direct ext ops) have their handlers here too. Helpers are in
+// interpreter_internal.h, calls that leave the loop in interpreter_calls.cc.
 //
 // Semantics chosen where the ISA leaves them open (also in docs/facts_corrections.md, "VM
 // semantics chosen"):
