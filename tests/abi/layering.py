@@ -57,9 +57,10 @@ LAYERS = {
 # files named in LIMITS to their own. The largest other file has 638 lines today.
 DEFAULT_LIMIT = 800
 LIMITS = {
-    # The interpreter's dispatch loop: one switch over every opcode, kept in one function so the
-    # compiler keeps the loop's state in registers (1,470 lines today).
-    "src/vm/bytecode/interpreter.cc": 1500,
+    # The interpreter's dispatch loop: one switch over every opcode and over the specialized
+    # opcodes of vm/bytecode/specializer.h, kept in one function so the compiler keeps the loop's
+    # state in registers (1,631 lines today).
+    "src/vm/bytecode/interpreter.cc": 1700,
 }
 
 SOURCE_SUFFIXES = (".h", ".cc", ".c", ".inc", ".def", ".mm", ".in")

@@ -9,6 +9,7 @@
 #include "vm/buffer.h"
 #include "vm/bytecode/interpreter.h"
 #include "vm/bytecode/module_image.h"
+#include "vm/bytecode/specializer.h"
 #include "vm/bytecode/verifier.h"
 #include "vm/instance.h"
 #include "vm/native_module.h"
@@ -230,25 +231,37 @@ Status BytecodeModule::PrepareCallSites(const ModuleImage& image) {
     first_site[f] = call_sites_.size();
     call_sites_.insert(call_sites_.end(), per_function[f].sites.begin(), per_function[f].sites.end());
   }
-  for (CallSite& site : call_sites_) site.ops = call_site_ops_.data() + site.ops_offset;
 
-  // A private copy of a body is needed to rewrite its calls, and where it starts odd: the
-  // interpreter finds list alignment from address parity, so bodies must start even (they do:
-  // FlatBuffer byte vectors start 4-aligned and bodies at multiples of 8 in them).
+  call_site_ops_.shrink_to_fit();  // complete: functions point into it from here on
+  // A body runs from a private copy: its import calls rewritten to call sites, then the whole
+  // body specialized (specializer.h). The copy also starts even, which the interpreter's list
+  // alignment (from address parity) needs; a body that neither rewrite changed and that starts
+  // even (FlatBuffer byte vectors start 4-aligned, bodies at multiples of 8 in them) runs from
+  // the image.
   for (size_t f = 0; f < functions_.size(); ++f) {
     CompiledFunction& function = functions_[f];
     const std::vector<uint32_t>& pcs = per_function[f].pcs;
     function.call_sites = call_sites_.data() + first_site[f];
-    if ((reinterpret_cast<uintptr_t>(function.code) & 1) == 0 && pcs.empty()) continue;
+    function.call_site_ops = call_site_ops_.data();
     auto copy = std::make_unique<uint8_t[]>(function.code_length);
     std::memcpy(copy.get(), function.code, function.code_length);
     for (uint32_t i = 0; i < pcs.size(); ++i) {
       copy[pcs[i]] = kCallSiteOpcode;
       std::memcpy(copy.get() + pcs[i] + 1, &i, sizeof(i));  // replaces the F32 callee operand
     }
+    RT_RETURN_IF_ERROR(Specialize(image.functions()[f].bytecode,
+                                  std::span<uint8_t>(copy.get(), function.code_length),
+                                  &specialize_stats_));
+    bytecode_bytes_ += function.code_length;
+    if ((reinterpret_cast<uintptr_t>(function.code) & 1) == 0 &&
+        std::memcmp(copy.get(), function.code, function.code_length) == 0) {
+      continue;
+    }
     function.code = copy.get();
     code_copies_.push_back(std::move(copy));
+    decoded_bytes_ += function.code_length;
   }
+  decoded_bytes_ += call_sites_.size() * sizeof(CallSite) + call_site_ops_.size() * sizeof(uint32_t);
   return Status();
 }
 

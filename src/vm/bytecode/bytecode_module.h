@@ -30,6 +30,7 @@
 #include "base/status.h"
 #include "vm/bytecode/call_site.h"
 #include "vm/bytecode/interpreter_frame.h"
+#include "vm/bytecode/specializer.h"
 #include "vm/arg.h"
 #include "vm/cconv.h"
 #include "vm/module.h"
@@ -59,6 +60,7 @@ struct CompiledFunction {
   };
   const uint8_t* code = nullptr;  // bytecode, pc 0 = entry block marker
   const CallSite* call_sites = nullptr;  // indexed by the operand of kCallSiteOpcode in |code|
+  const uint32_t* call_site_ops = nullptr;  // the module's op pool (CallSite::ops_offset)
   uint32_t code_length = 0;
   uint32_t ordinal = 0;
   uint32_t i32_slots = 0;   // allocated i32-bank slots (>= the declared count)
@@ -183,6 +185,11 @@ class BytecodeModule final : public Module {
   const CompiledFunction& export_function(uint32_t export_ordinal) const {
     return functions_[export_functions_[export_ordinal]];
   }
+  // The bytecode of all functions, and what the loaded module keeps to run it beside the
+  // image: the private specialized copies of every body plus the call-site tables.
+  uint64_t bytecode_bytes() const { return bytecode_bytes_; }
+  uint64_t decoded_bytes() const { return decoded_bytes_; }
+  const SpecializeStats& specialize_stats() const { return specialize_stats_; }
   // "file:line:col" for the op at |pc| of function |ordinal|, or "" without debug info.
   std::string SourceLocation(uint32_t ordinal, uint32_t pc) const;
 
@@ -203,8 +210,11 @@ class BytecodeModule final : public Module {
   std::vector<vm::ImportInfo> imports_;
   std::vector<vm::Dependency> dependencies_;
   std::vector<CompiledFunction> functions_;
-  // Bodies moved to even addresses, or with import calls rewritten to call sites.
+  // Every body's private copy: import calls rewritten to call sites, then specialized.
   std::vector<std::unique_ptr<uint8_t[]>> code_copies_;
+  uint64_t bytecode_bytes_ = 0;
+  uint64_t decoded_bytes_ = 0;
+  SpecializeStats specialize_stats_;
   std::vector<CallSite> call_sites_;
   std::vector<uint32_t> call_site_ops_;
   std::vector<Type> types_;

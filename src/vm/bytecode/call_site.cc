@@ -24,7 +24,7 @@ Decoded DecodeSite(std::span<const uint8_t> code, const Instruction& ins, bool v
   const uint32_t resume_pc = yieldable ? static_cast<uint32_t>(ins.operands[next++].value) : 0;
   const OperandValue results = ins.operands[next];
 
-  std::vector<uint32_t> moved;
+  uint32_t moved = 0;
   uint32_t reg_index = 0;
   auto take = [&](ValueType type) {
     if (reg_index == args.count) return false;
@@ -32,8 +32,9 @@ Decoded DecodeSite(std::span<const uint8_t> code, const Instruction& ins, bool v
     const bool is_ref = (reg & kRegisterRefBit) != 0;
     if (is_ref != (type == ValueType::kRef)) return false;
     if (is_ref) {
-      words->push_back(Word(CallSiteArg::kRef, reg & kRefOrdinalMask));
-      if (reg & kRegisterMoveBit) moved.push_back(reg & kRefOrdinalMask);
+      const bool move = (reg & kRegisterMoveBit) != 0;
+      words->push_back(Word(CallSiteArg::kRef, (reg & kRefOrdinalMask) | (move ? kCallSiteMoved : 0)));
+      moved += move ? 1 : 0;
     } else {
       const bool wide = type == ValueType::kI64 || type == ValueType::kF64;
       words->push_back(Word(wide ? CallSiteArg::k64 : CallSiteArg::k32, reg));
@@ -59,10 +60,9 @@ Decoded DecodeSite(std::span<const uint8_t> code, const Instruction& ins, bool v
   if (words->size() > CallSite::kMaxArgs || results.count > CallSite::kMaxResults) {
     return Decoded::kTooWide;
   }
-  site->arg_count = static_cast<uint16_t>(words->size());
-  site->moved_count = static_cast<uint16_t>(moved.size());
-  site->result_count = static_cast<uint16_t>(results.count);
-  words->insert(words->end(), moved.begin(), moved.end());
+  site->arg_count = static_cast<uint8_t>(words->size());
+  site->moved_count = static_cast<uint8_t>(moved);
+  site->result_count = static_cast<uint8_t>(results.count);
   for (uint32_t i = 0; i < results.count; ++i) {
     const uint32_t type = static_cast<uint32_t>(cconv.results[i]);
     words->push_back(type << 16 | ReadU16(code, results.offset + 2 * i));

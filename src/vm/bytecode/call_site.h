@@ -29,25 +29,28 @@ inline constexpr uint8_t kCallSiteOpcode = 0x89;  // first core opcode the ISA l
 enum class CallSiteArg : uint32_t {
   k32 = 0,     // an i32/f32 register: value = i32-bank ordinal
   k64 = 1,     // an i64/f64 register pair: value = even i32-bank ordinal
-  kRef = 2,    // a ref register, borrowed for the call: value = ref-bank ordinal
+  kRef = 2,    // a ref register, borrowed for the call: value = ref-bank ordinal, with
+               // kCallSiteMoved set for a MOVE argument (released after the call)
   kCount = 3,  // a span's tuple count (from the SEG list): value = the count
 };
+inline constexpr uint32_t kCallSiteMoved = 0x8000;
 
 struct CallSite {
   // Sites with more Args or results keep their instruction (the general path handles them).
   static constexpr uint16_t kMaxArgs = 32;
   static constexpr uint16_t kMaxResults = 2;
 
-  uint8_t opcode = 0;        // the instruction's own opcode (call, call.variadic, ...yieldable)
-  uint32_t callee = 0;       // its F32 operand: the import bit | the import ordinal
+  // 16 bytes: a loaded module keeps one per import call (its memory bound is tested).
+  uint32_t callee = 0;       // the F32 operand: the import bit | the import ordinal
   uint32_t continue_pc = 0;  // where the caller goes on after the call (a yieldable call's
                              // resume block, past its marker)
-  uint16_t arg_count = 0;     // op words: Args (CallSiteArg)...
-  uint16_t moved_count = 0;   // ...then ref-bank ordinals of MOVE arguments, released after...
-  uint16_t result_count = 0;  // ...then results: ValueType << 16 | the raw result register
-  uint32_t ops_offset = 0;    // of the first op word in the module's op pool
-  const uint32_t* ops = nullptr;  // set once the pool is complete
+  uint32_t ops_offset = 0;   // of the first op word in the module's op pool
+  uint8_t opcode = 0;        // the instruction's own opcode (call, call.variadic, ...yieldable)
+  uint8_t arg_count = 0;     // op words: Args (CallSiteArg)...
+  uint8_t moved_count = 0;   // (of them kCallSiteMoved refs, released after the call)...
+  uint8_t result_count = 0;  // ...then results: ValueType << 16 | the raw result register
 };
+static_assert(sizeof(CallSite) == 16);
 
 // The import calls of one verified function body, in pc order.
 struct FunctionCallSites {

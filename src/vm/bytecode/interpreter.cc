@@ -2,8 +2,10 @@
 // The dispatch loop. Over the house soft limit on purpose: one function holds every opcode so
 // that pc, the register banks and the frame stay in machine registers across instructions, and
 // (GCC/Clang) each handler ends in its own indirect jump through a label table built from
-// ops.def. Operands are decoded inline from the bytecode; helpers are in interpreter_internal.h,
-// calls that leave the loop in interpreter_calls.cc.
+// ops.def. Operands are decoded inline from the bytecode as Specialize (specializer.h) left it
+// at load: its opcodes past the ISA (fused compare-and-branch, chained ops reading |held|,
+// planned back edges, direct ext ops) have their handlers here too. Helpers are in
+// interpreter_internal.h, calls that leave the loop in interpreter_calls.cc.
 //
 // Semantics chosen where the ISA leaves them open (also in docs/facts_corrections.md, "VM
 // semantics chosen"):
@@ -36,6 +38,7 @@
 #include "vm/buffer.h"
 #include "vm/bytecode/bytecode_module.h"
 #include "vm/bytecode/interpreter_internal.h"
+#include "vm/bytecode/specializer.h"
 #include "vm/list.h"
 #include "vm/module.h"
 
@@ -79,6 +82,26 @@ enum Op : uint8_t {
 #undef RT_VM_OP_ExtF64
 #undef RT_VM_OP
   CallSite = kCallSiteOpcode,  // internal: an import call rewritten at load (call_site.h)
+  // internal: written at load by Specialize (specializer.h)
+#define RT_VM_X(symbol) Fused##symbol = kFused##symbol,
+  RT_VM_FUSED_COMPARES(RT_VM_X)
+#undef RT_VM_X
+#define RT_VM_X(symbol) Chained##symbol = kChained##symbol,
+  RT_VM_CHAINED_OPS(RT_VM_X)
+#undef RT_VM_X
+#define RT_VM_X(symbol) FusedForward##symbol = kFusedForward##symbol,
+  RT_VM_FUSED_COMPARES(RT_VM_X)
+#undef RT_VM_X
+  PlannedBranch = kPlannedBranch,
+  PlannedBranchBack = kPlannedBranchBack,
+  PlannedBranchBack0 = kPlannedBranchBack0,
+  PlannedBranchBack1 = kPlannedBranchBack1,
+  PlannedBranchBack2 = kPlannedBranchBack2,
+  AddI32Quiet = kAddI32Quiet,
+  PlannedBranchBack1Held = kPlannedBranchBack1Held,
+#define RT_VM_X(symbol) Direct##symbol = kDirect##symbol,
+  RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
+#undef RT_VM_X
   PrefixExtF32 = 0xE0,
   PrefixExtF64 = 0xE1,
 };
@@ -248,6 +271,7 @@ static_assert(OpcodesContiguous({
 #undef RT_VM_OP_ExtF32
 #undef RT_VM_OP_ExtF64
 #undef RT_VM_OP
+static_assert(kSpecializedEnd == 0xCD, "the core label table below assumes 67 specialized opcodes");
 static_assert(core::CallVariadicYieldable == 0x88 && f32::CastUI64F32 == 0x3D &&
               f64::RoundF64Even == 0x3F, "the label tables below assume these set sizes");
 
@@ -281,8 +305,8 @@ static_assert(core::CallVariadicYieldable == 0x88 && f32::CastUI64F32 == 0x3D &&
 #else
 #define DISPATCH() continue
 #define OPCODE(name) case core::name:
-#define OPCODE_F32(name) case f32::name:
-#define OPCODE_F64(name) case f64::name:
+#define OPCODE_F32(name) case f32::name: L_F32_##name:
+#define OPCODE_F64(name) case f64::name: L_F64_##name:
 #define BEGIN_DISPATCH() \
   for (;;) {             \
   dispatch:              \
@@ -328,10 +352,43 @@ static_assert(core::CallVariadicYieldable == 0x88 && f32::CastUI64F32 == 0x3D &&
 #define NEXT_SCOPED(n) NEXT(n)
 #endif
 
-#define UN_I32(expr) { const uint32_t a = R32(0); R32(2) = (expr); NEXT(4) }
-#define BIN_I32(expr) { const uint32_t a = R32(0), b = R32(2); R32(4) = (expr); NEXT(6) }
-#define UN_I64(expr) { const uint64_t a = GET64(0); SET64(2, (expr)); NEXT(4) }
-#define BIN_I64(expr) { const uint64_t a = GET64(0), b = GET64(2); SET64(4, (expr)); NEXT(6) }
+// Integer results are also left in |held| (specializer.h): a chained op after them reads its
+// first operand from there instead of a register just stored (LAST32/LAST64).
+#define SET_I32(o, v) { const uint32_t v_ = (v); held = v_; R32(o) = v_; }
+#define SET_I64(o, v) { const uint64_t v_ = static_cast<uint64_t>(v); held = v_; SET64(o, v_); }
+#define LAST32 static_cast<uint32_t>(held)
+#define LAST64 held
+#define UN_I32(expr) { const uint32_t a = R32(0); SET_I32(2, (expr)); NEXT(4) }
+#define BIN_I32_FROM(first, expr) { const uint32_t a = (first), b = R32(2); SET_I32(4, (expr)); NEXT(6) }
+#define BIN_I32(expr) BIN_I32_FROM(R32(0), expr)
+#define UN_I64(expr) { const uint64_t a = GET64(0); SET_I64(2, (expr)); NEXT(4) }
+#define BIN_I64_FROM(first, expr) { const uint64_t a = (first), b = GET64(2); SET_I64(4, (expr)); NEXT(6) }
+#define BIN_I64(expr) BIN_I64_FROM(GET64(0), expr)
+// Integer division: by zero traps, INT_MIN / -1 wraps (semantics at the top of this file).
+#define DIVIDE(T, U, first, load_b, store, expr) \
+  {                                              \
+    const T a = static_cast<T>(first);           \
+    const T b = static_cast<T>(load_b);          \
+    if (b == 0) goto division_by_zero;           \
+    store(4, static_cast<U>(expr));              \
+    NEXT(6)                                      \
+  }
+#define DIV_I32S(first) DIVIDE(int32_t, uint32_t, first, R32(2), SET_I32, \
+                               b == -1 ? 0u - static_cast<uint32_t>(a) : static_cast<uint32_t>(a / b))
+#define DIV_I32U(first) DIVIDE(uint32_t, uint32_t, first, R32(2), SET_I32, a / b)
+#define REM_I32S(first) DIVIDE(int32_t, uint32_t, first, R32(2), SET_I32, \
+                               b == -1 ? 0u : static_cast<uint32_t>(a % b))
+#define REM_I32U(first) DIVIDE(uint32_t, uint32_t, first, R32(2), SET_I32, a % b)
+#define DIV_I64S(first) DIVIDE(int64_t, uint64_t, first, GET64(2), SET_I64, \
+                               b == -1 ? 0ull - static_cast<uint64_t>(a) : static_cast<uint64_t>(a / b))
+#define DIV_I64U(first) DIVIDE(uint64_t, uint64_t, first, GET64(2), SET_I64, a / b)
+#define REM_I64S(first) DIVIDE(int64_t, uint64_t, first, GET64(2), SET_I64, \
+                               b == -1 ? 0ull : static_cast<uint64_t>(a % b))
+#define REM_I64U(first) DIVIDE(uint64_t, uint64_t, first, GET64(2), SET_I64, a % b)
+#define SHL_I64(first) { const uint64_t a = (first); SET_I64(4, a << (R32(2) & 63)); NEXT(6) }
+#define SHRS_I64(first) { const int64_t a = static_cast<int64_t>(first); \
+    SET_I64(4, static_cast<uint64_t>(a >> (R32(2) & 63))); NEXT(6) }
+#define SHRU_I64(first) { const uint64_t a = (first); SET_I64(4, a >> (R32(2) & 63)); NEXT(6) }
 // Compares write 1/0 and, when the next instruction is a cond_br testing that register (every
 // loop header is), take the branch at once: one dispatch instead of two. |width| = operand bytes.
 #define COMPARE_AND_MAYBE_BRANCH(value, width)                             \
@@ -413,9 +470,13 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
   register const uint8_t* ip asm("r12") = nullptr;
   register uint32_t* r32 asm("r13") = nullptr;
+  // The last integer result (specializer.h: chained ops); in memory it would cost more than
+  // the reload it saves.
+  register uint64_t held asm("r14") = 0;
 #else
   const uint8_t* ip = nullptr;
   uint32_t* r32 = nullptr;
+  uint64_t held = 0;
 #endif
   const uint8_t* op_ip = nullptr;
   Status status;
@@ -428,9 +489,25 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
 #define RT_VM_OP_ExtF64(symbol)
   static const void* const kCoreTable[] = {
 #include "vm/bytecode/ops.def"
-      // 0x89 (call sites), 0x8A..0xDF, the two prefixes, 0xE2..0xFF
-      &&L_Core_CallSite, RT_X64(&&invalid_opcode), RT_X16(&&invalid_opcode),
-      RT_X4(&&invalid_opcode), RT_X2(&&invalid_opcode), &&L_Core_PrefixExtF32, &&L_Core_PrefixExtF64,
+      // 0x89 (call sites), 0x8A..0xCC (specialized), 0xCD..0xDF, the two prefixes, 0xE2..0xFF
+      &&L_Core_CallSite,
+#define RT_VM_X(symbol) &&L_Core_Fused##symbol,
+      RT_VM_FUSED_COMPARES(RT_VM_X)
+#undef RT_VM_X
+#define RT_VM_X(symbol) &&L_Core_Chained##symbol,
+      RT_VM_CHAINED_OPS(RT_VM_X)
+#undef RT_VM_X
+#define RT_VM_X(symbol) &&L_Core_FusedForward##symbol,
+      RT_VM_FUSED_COMPARES(RT_VM_X)
+#undef RT_VM_X
+      &&L_Core_PlannedBranch, &&L_Core_PlannedBranchBack, &&L_Core_PlannedBranchBack0,
+      &&L_Core_PlannedBranchBack1, &&L_Core_PlannedBranchBack2, &&L_Core_AddI32Quiet,
+      &&L_Core_PlannedBranchBack1Held,
+#define RT_VM_X(symbol) &&L_Core_Direct##symbol,
+      RT_VM_DIRECT_F32_OPS(RT_VM_X) RT_VM_DIRECT_F64_OPS(RT_VM_X)
+#undef RT_VM_X
+      RT_X16(&&invalid_opcode), RT_X2(&&invalid_opcode), &&invalid_opcode, &&L_Core_PrefixExtF32,
+      &&L_Core_PrefixExtF64,
       RT_X16(&&invalid_opcode), RT_X8(&&invalid_opcode), RT_X4(&&invalid_opcode),
       RT_X2(&&invalid_opcode)};
 #undef RT_VM_OP_Core
@@ -718,31 +795,11 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       OPCODE(AddI32) BIN_I32(a + b)
       OPCODE(SubI32) BIN_I32(a - b)
       OPCODE(MulI32) BIN_I32(a * b)
-      OPCODE(DivI32S) {
-        const int32_t a = RS32(0), b = RS32(2);
-        if (b == 0) goto division_by_zero;
-        R32(4) = b == -1 ? 0u - static_cast<uint32_t>(a) : static_cast<uint32_t>(a / b);
-        NEXT(6)
-      }
-      OPCODE(DivI32U) {
-        const uint32_t a = R32(0), b = R32(2);
-        if (b == 0) goto division_by_zero;
-        R32(4) = a / b;
-        NEXT(6)
-      }
-      OPCODE(RemI32S) {
-        const int32_t a = RS32(0), b = RS32(2);
-        if (b == 0) goto division_by_zero;
-        R32(4) = b == -1 ? 0u : static_cast<uint32_t>(a % b);
-        NEXT(6)
-      }
-      OPCODE(RemI32U) {
-        const uint32_t a = R32(0), b = R32(2);
-        if (b == 0) goto division_by_zero;
-        R32(4) = a % b;
-        NEXT(6)
-      }
-      OPCODE(FMAI32) R32(6) = R32(0) * R32(2) + R32(4); NEXT(8)
+      OPCODE(DivI32S) DIV_I32S(R32(0))
+      OPCODE(DivI32U) DIV_I32U(R32(0))
+      OPCODE(RemI32S) REM_I32S(R32(0))
+      OPCODE(RemI32U) REM_I32U(R32(0))
+      OPCODE(FMAI32) SET_I32(6, R32(0) * R32(2) + R32(4)); NEXT(8)
       OPCODE(AbsI32) UN_I32(static_cast<int32_t>(a) < 0 ? 0u - a : a)
       OPCODE(NotI32) UN_I32(~a)
       OPCODE(AndI32) BIN_I32(a & b)
@@ -761,43 +818,19 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       OPCODE(AddI64) BIN_I64(a + b)
       OPCODE(SubI64) BIN_I64(a - b)
       OPCODE(MulI64) BIN_I64(a * b)
-      OPCODE(DivI64S) {
-        const int64_t a = static_cast<int64_t>(GET64(0)), b = static_cast<int64_t>(GET64(2));
-        if (b == 0) goto division_by_zero;
-        SET64(4, b == -1 ? 0ull - static_cast<uint64_t>(a) : static_cast<uint64_t>(a / b));
-        NEXT(6)
-      }
-      OPCODE(DivI64U) {
-        const uint64_t a = GET64(0), b = GET64(2);
-        if (b == 0) goto division_by_zero;
-        SET64(4, a / b);
-        NEXT(6)
-      }
-      OPCODE(RemI64S) {
-        const int64_t a = static_cast<int64_t>(GET64(0)), b = static_cast<int64_t>(GET64(2));
-        if (b == 0) goto division_by_zero;
-        SET64(4, b == -1 ? 0ull : static_cast<uint64_t>(a % b));
-        NEXT(6)
-      }
-      OPCODE(RemI64U) {
-        const uint64_t a = GET64(0), b = GET64(2);
-        if (b == 0) goto division_by_zero;
-        SET64(4, a % b);
-        NEXT(6)
-      }
-      OPCODE(FMAI64) SET64(6, GET64(0) * GET64(2) + GET64(4)); NEXT(8)
+      OPCODE(DivI64S) DIV_I64S(GET64(0))
+      OPCODE(DivI64U) DIV_I64U(GET64(0))
+      OPCODE(RemI64S) REM_I64S(GET64(0))
+      OPCODE(RemI64U) REM_I64U(GET64(0))
+      OPCODE(FMAI64) SET_I64(6, GET64(0) * GET64(2) + GET64(4)); NEXT(8)
       OPCODE(AbsI64) UN_I64(static_cast<int64_t>(a) < 0 ? 0ull - a : a)
       OPCODE(NotI64) UN_I64(~a)
       OPCODE(AndI64) BIN_I64(a & b)
       OPCODE(OrI64) BIN_I64(a | b)
       OPCODE(XorI64) BIN_I64(a ^ b)
-      OPCODE(ShlI64) { const uint64_t a = GET64(0); SET64(4, a << (R32(2) & 63)); NEXT(6) }
-      OPCODE(ShrI64S) {
-        const int64_t a = static_cast<int64_t>(GET64(0));
-        SET64(4, static_cast<uint64_t>(a >> (R32(2) & 63)));
-        NEXT(6)
-      }
-      OPCODE(ShrI64U) { const uint64_t a = GET64(0); SET64(4, a >> (R32(2) & 63)); NEXT(6) }
+      OPCODE(ShlI64) SHL_I64(GET64(0))
+      OPCODE(ShrI64S) SHRS_I64(GET64(0))
+      OPCODE(ShrI64U) SHRU_I64(GET64(0))
       OPCODE(CtlzI64) UN_I64(static_cast<uint64_t>(std::countl_zero(a)))
       OPCODE(MinI64S) BIN_I64(static_cast<int64_t>(a) < static_cast<int64_t>(b) ? a : b)
       OPCODE(MinI64U) BIN_I64(a < b ? a : b)
@@ -807,13 +840,13 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
       // ---- truncation / extension -------------------------------------------------------------
       OPCODE(TruncI32I8) UN_I32(a & 0xFFu)
       OPCODE(TruncI32I16) UN_I32(a & 0xFFFFu)
-      OPCODE(TruncI64I32) R32(2) = static_cast<uint32_t>(GET64(0)); NEXT(4)
+      OPCODE(TruncI64I32) SET_I32(2, static_cast<uint32_t>(GET64(0))); NEXT(4)
       OPCODE(ExtI8I32S) UN_I32(static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(a))))
       OPCODE(ExtI8I32U) UN_I32(a & 0xFFu)
       OPCODE(ExtI16I32S) UN_I32(static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(a))))
       OPCODE(ExtI16I32U) UN_I32(a & 0xFFFFu)
-      OPCODE(ExtI32I64S) SET64(2, static_cast<int64_t>(RS32(0))); NEXT(4)
-      OPCODE(ExtI32I64U) SET64(2, static_cast<uint64_t>(R32(0))); NEXT(4)
+      OPCODE(ExtI32I64S) SET_I64(2, static_cast<int64_t>(RS32(0))); NEXT(4)
+      OPCODE(ExtI32I64U) SET_I64(2, static_cast<uint64_t>(R32(0))); NEXT(4)
 
       // ---- comparisons ------------------------------------------------------------------------
       OPCODE(CmpEQI32) CMP_I32(a == b)
@@ -835,6 +868,132 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
         NEXT(6)
       }
       OPCODE(CmpNZRef) R32(2) = REF(0).object != nullptr ? 1u : 0u; NEXT(4)
+
+      // ---- specialized at load (specializer.h) ------------------------------------------------
+      // A compare whose next instruction is a cond_br on its result: write it, take the branch.
+#define FUSED_CMP(value, width)                  \
+  {                                              \
+    branch_cond = (value) ? 1u : 0u;             \
+    r32[R16((width)-2)] = branch_cond;           \
+    ip += (width) + 1;                           \
+    goto cond_branch;                            \
+  }
+      OPCODE(FusedCmpEQI32) FUSED_CMP(R32(0) == R32(2), 6)
+      OPCODE(FusedCmpNEI32) FUSED_CMP(R32(0) != R32(2), 6)
+      OPCODE(FusedCmpLTI32S) FUSED_CMP(RS32(0) < RS32(2), 6)
+      OPCODE(FusedCmpLTI32U) FUSED_CMP(R32(0) < R32(2), 6)
+      OPCODE(FusedCmpNZI32) FUSED_CMP(R32(0) != 0, 4)
+#undef FUSED_CMP
+      // The first operand is the previous instruction's result, still in |held|.
+      OPCODE(ChainedAddI32) BIN_I32_FROM(LAST32, a + b)
+      OPCODE(ChainedSubI32) BIN_I32_FROM(LAST32, a - b)
+      OPCODE(ChainedMulI32) BIN_I32_FROM(LAST32, a * b)
+      OPCODE(ChainedAndI32) BIN_I32_FROM(LAST32, a & b)
+      OPCODE(ChainedOrI32) BIN_I32_FROM(LAST32, a | b)
+      OPCODE(ChainedXorI32) BIN_I32_FROM(LAST32, a ^ b)
+      OPCODE(ChainedShlI32) BIN_I32_FROM(LAST32, a << (b & 31))
+      OPCODE(ChainedShrI32S) BIN_I32_FROM(LAST32, static_cast<uint32_t>(static_cast<int32_t>(a) >> (b & 31)))
+      OPCODE(ChainedShrI32U) BIN_I32_FROM(LAST32, a >> (b & 31))
+      OPCODE(ChainedDivI32S) DIV_I32S(LAST32)
+      OPCODE(ChainedDivI32U) DIV_I32U(LAST32)
+      OPCODE(ChainedRemI32S) REM_I32S(LAST32)
+      OPCODE(ChainedRemI32U) REM_I32U(LAST32)
+      OPCODE(ChainedAddI64) BIN_I64_FROM(LAST64, a + b)
+      OPCODE(ChainedSubI64) BIN_I64_FROM(LAST64, a - b)
+      OPCODE(ChainedMulI64) BIN_I64_FROM(LAST64, a * b)
+      OPCODE(ChainedAndI64) BIN_I64_FROM(LAST64, a & b)
+      OPCODE(ChainedOrI64) BIN_I64_FROM(LAST64, a | b)
+      OPCODE(ChainedXorI64) BIN_I64_FROM(LAST64, a ^ b)
+      OPCODE(ChainedShlI64) SHL_I64(LAST64)
+      OPCODE(ChainedShrI64S) SHRS_I64(LAST64)
+      OPCODE(ChainedShrI64U) SHRU_I64(LAST64)
+      OPCODE(ChainedDivI64S) DIV_I64S(LAST64)
+      OPCODE(ChainedDivI64U) DIV_I64U(LAST64)
+      OPCODE(ChainedRemI64S) REM_I64S(LAST64)
+      OPCODE(ChainedRemI64U) REM_I64U(LAST64)
+      OPCODE(AddI32Quiet) R32(4) = R32(0) + R32(2); NEXT(6)  // leaves |held| alone
+      // A fused compare whose cond_br has both targets ahead and no block arguments: the
+      // cond_br's operands hold the two offsets (true, false) from themselves.
+#define FUSED_CMP_FORWARD(value, width)                    \
+  {                                                        \
+    const uint32_t cond_ = (value) ? 1u : 0u;              \
+    r32[R16((width)-2)] = cond_;                           \
+    ip += (width) + 1;                                     \
+    ip += static_cast<int32_t>(U32(ip + (cond_ ? 0 : 4))); \
+    DISPATCH();                                            \
+  }
+      OPCODE(FusedForwardCmpEQI32) FUSED_CMP_FORWARD(R32(0) == R32(2), 6)
+      OPCODE(FusedForwardCmpNEI32) FUSED_CMP_FORWARD(R32(0) != R32(2), 6)
+      OPCODE(FusedForwardCmpLTI32S)
+      fused_forward_lt_s:
+        FUSED_CMP_FORWARD(RS32(0) < RS32(2), 6)
+      OPCODE(FusedForwardCmpLTI32U) FUSED_CMP_FORWARD(R32(0) < R32(2), 6)
+      OPCODE(FusedForwardCmpNZI32) FUSED_CMP_FORWARD(R32(0) != 0, 4)
+#undef FUSED_CMP_FORWARD
+      // A br with its block-argument copies planned: i32 offset, u16 count, the copies.
+#define PLANNED_COPY(p)                                               \
+  {                                                                   \
+    const uint32_t copy_ = U32(p); /* src | dst << 16 */              \
+    uint32_t* dst_ = r32 + (copy_ >> 16);                             \
+    if (!(copy_ & (kWideRemapBit | kHeldCopyBit))) {                  \
+      *dst_ = r32[copy_ & 0xFFFF];                                    \
+    } else if (copy_ & kHeldCopyBit) {                                \
+      if (copy_ & kWideRemapBit) {                                    \
+        Store64(dst_, LAST64);                                        \
+      } else {                                                        \
+        *dst_ = LAST32;                                               \
+      }                                                               \
+    } else {                                                          \
+      Store64(dst_, Load64(r32 + (copy_ & (kWideRemapBit - 1))));     \
+    }                                                                 \
+  }
+#define SPEND_STEP()                                                                    \
+  if (__builtin_expect(cold.stack->steps_left == 0, 0)) goto steps_exhausted;           \
+  --cold.stack->steps_left;
+      // A back edge goes to a loop header, most often `i < n`: entered by a direct jump.
+#define TO_LOOP_HEADER()                                       \
+  ip += static_cast<int32_t>(U32(ip));                         \
+  if (ip[0] == core::FusedForwardCmpLTI32S) {                  \
+    ++ip;                                                      \
+    goto fused_forward_lt_s;                                   \
+  }                                                            \
+  DISPATCH();
+      OPCODE(PlannedBranchBack0) SPEND_STEP() TO_LOOP_HEADER()
+      OPCODE(PlannedBranchBack1)
+        SPEND_STEP()
+        PLANNED_COPY(ip + 6)
+        TO_LOOP_HEADER()
+      OPCODE(PlannedBranchBack1Held)
+        SPEND_STEP()
+        r32[U32(ip + 6) >> 16] = LAST32;
+        TO_LOOP_HEADER()
+      OPCODE(PlannedBranchBack2)
+        SPEND_STEP()
+        PLANNED_COPY(ip + 6)
+        PLANNED_COPY(ip + 10)
+        TO_LOOP_HEADER()
+      OPCODE(PlannedBranchBack)
+        SPEND_STEP()
+        goto planned_branch;
+      OPCODE(PlannedBranch)
+      planned_branch: {
+        const uint8_t* p = ip + 6;
+        for (const uint8_t* end = p + 4 * U16(ip + 4); p != end; p += 4) PLANNED_COPY(p)
+        ip += static_cast<int32_t>(U32(ip));
+        DISPATCH();
+      }
+#undef TO_LOOP_HEADER
+#undef SPEND_STEP
+#undef PLANNED_COPY
+      // ext_f32/ext_f64 ops without the second dispatch: skip the ext opcode byte.
+#define RT_VM_X(symbol) \
+  OPCODE(Direct##symbol) ++ip; goto L_F32_##symbol;
+      RT_VM_DIRECT_F32_OPS(RT_VM_X)
+#undef RT_VM_X
+#define RT_VM_X(symbol) \
+  OPCODE(Direct##symbol) ++ip; goto L_F64_##symbol;
+      RT_VM_DIRECT_F64_OPS(RT_VM_X)
+#undef RT_VM_X
 
       // ---- control flow -----------------------------------------------------------------------
       OPCODE(Block) DISPATCH();
@@ -903,7 +1062,8 @@ Status Execute(FrameStack& frames, uint32_t entry, std::span<Value> results) {
         }
         cold.frame->call_pc = static_cast<uint32_t>(ip - 1 - cold.code);
         {  // scoped: the computed goto below would skip the destructor
-          Status call_status = CallNativeSite(frames, cold.frame_offset, binding, site);
+          Status call_status = CallNativeSite(frames, cold.frame_offset, binding, site,
+                                                 cold.fn->call_site_ops + site.ops_offset);
           if (!call_status.ok()) {
             status = std::move(call_status);
             status.Annotate(base::StrCat("while calling import '",

@@ -353,19 +353,22 @@ Status CallNativeImport(FrameStack& frames, uint32_t frame_offset, const ImportB
 }
 
 Status CallNativeSite(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
-                      const CallSite& site) {
+                      const CallSite& site, const uint32_t* op) {
   Frame* frame = frames.at(frame_offset);
   const CompiledFunction& fn = *frame->function;
   uint32_t* r32 = reinterpret_cast<uint32_t*>(frame->registers());
   RefSlot* rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
   Arg args[CallSite::kMaxArgs];
-  const uint32_t* op = site.ops;
   for (uint32_t i = 0; i < site.arg_count; ++i) {
     const uint32_t value = op[i] & 0xFFFF;
     switch (static_cast<CallSiteArg>(op[i] >> 16)) {
       case CallSiteArg::k32: args[i] = Arg::Bits(r32[value]); break;
       case CallSiteArg::k64: args[i] = Arg::Bits(Load64(r32 + value)); break;
-      case CallSiteArg::kRef: args[i] = Arg::BorrowSlot(rr[value].object, rr[value].type); break;
+      case CallSiteArg::kRef: {
+        const uint32_t ordinal = value & ~kCallSiteMoved;
+        args[i] = Arg::BorrowSlot(rr[ordinal].object, rr[ordinal].type);
+        break;
+      }
       case CallSiteArg::kCount: args[i] = Arg::I32(static_cast<int32_t>(value)); break;
     }
   }
@@ -389,9 +392,14 @@ Status CallNativeSite(FrameStack& frames, uint32_t frame_offset, const ImportBin
   frame = frames.at(frame_offset);
   r32 = reinterpret_cast<uint32_t*>(frame->registers());
   rr = reinterpret_cast<RefSlot*>(frame->registers() + fn.i32_bytes);
+  if (site.moved_count != 0) {
+    for (uint32_t i = 0; i < site.arg_count; ++i) {
+      if ((op[i] >> 16) == static_cast<uint32_t>(CallSiteArg::kRef) && (op[i] & kCallSiteMoved)) {
+        ReleaseSlot(rr[op[i] & 0xFFFF & ~kCallSiteMoved]);
+      }
+    }
+  }
   op += site.arg_count;
-  for (uint32_t i = 0; i < site.moved_count; ++i) ReleaseSlot(rr[op[i]]);
-  op += site.moved_count;
   for (uint32_t i = 0; i < site.result_count; ++i) {
     StoreResult(static_cast<ValueType>(op[i] >> 16), static_cast<uint16_t>(op[i]), result_values[i],
                 r32, rr);

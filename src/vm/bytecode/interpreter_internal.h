@@ -104,9 +104,9 @@ base::Status CallNativeImport(FrameStack& frames, uint32_t frame_offset,
                               const uint8_t* arg_list, const uint8_t* result_list);
 
 // The same for a call site (call_site.h) whose import is bound kNative: Args from the site's
-// pre-decoded op words.
+// pre-decoded op words (|ops|: its first).
 base::Status CallNativeSite(FrameStack& frames, uint32_t frame_offset, const ImportBinding& binding,
-                            const CallSite& site);
+                            const CallSite& site, const uint32_t* ops);
 
 // Writes an entry frame's return values (register list at |list|) to the host's Values.
 void ReturnToHost(const CompiledFunction& fn, const uint8_t* list, uint32_t* r32, RefSlot* rr,

@@ -38,7 +38,7 @@ class CallSiteTest : public ::testing::Test {
     ADD_FAILURE() << "no export " << export_name;
     return {};
   }
-  // The site's op words as "kind:value" (args), "m:ordinal" (moved), "r:type" (results).
+  // The site's op words as "kind:value" (args), "r:type" (results).
   std::vector<std::string> Words(const CallSite& site) {
     std::vector<std::string> out;
     const uint32_t* op = ops_.data() + site.ops_offset;
@@ -48,7 +48,7 @@ class CallSiteTest : public ::testing::Test {
       out.push_back(std::string(kind < 4 ? kKinds[kind] : "?") +
                     (kind == 3 ? ":" + std::to_string(op[i] & 0xFFFF) : ""));
     }
-    op += site.arg_count + site.moved_count;
+    op += site.arg_count;
     for (uint32_t i = 0; i < site.result_count; ++i) {
       out.push_back("r:" + std::to_string(op[i] >> 16));
     }
