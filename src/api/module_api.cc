@@ -4,12 +4,12 @@
 #include <cstring>
 
 #include "api/caller_memory.h"
+#include "api/check_plugin.h"
 #include "api/status_bridge.h"
 #include "api/vm_handles.h"
 #include "base/fault_hook.h"
 #include "base/mapped_file.h"
 #include "iree_rt.h"
-#include "modules/check/check_module.h"
 #include "modules/hal/hal_module.h"
 #include "modules/io_parameters/io_parameters_module.h"
 #include "vm/bytecode/bytecode_module.h"
@@ -110,7 +110,7 @@ iree_rt_status_t iree_rt_module_create_check(iree_rt_instance_t instance,
     RT_ASSIGN_OR_RETURN(api::InstanceHandle * i, FromHandle(instance, "instance"));
     (void)i;
     RT_RETURN_IF_ERROR(CheckNotNull(out_module, "out_module"));
-    RT_ASSIGN_OR_RETURN(Ref<vm::Module> module, iree_rt::modules::check::CreateCheckModule());
+    RT_ASSIGN_OR_RETURN(Ref<vm::Module> module, api::CreateCheckModule());
     return PublishModule(std::move(module), out_module);
   });
 }

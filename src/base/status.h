@@ -15,6 +15,8 @@
 #include <utility>
 #include <variant>
 
+#include "base/str_cat.h"  // IWYU pragma: export (StrCat, StrPiece)
+
 namespace iree_rt::base {
 
 enum class StatusCode : uint32_t {
@@ -90,13 +92,13 @@ class [[nodiscard]] StatusOr {
   std::variant<Status, T> value_;
 };
 
-// Builds a message from any mix of streamable parts.
-template <typename... Args>
-std::string StrCat(const Args&... args);
+// The status of |code| with the message StrCat(pieces...) (str_cat.cc: out of line, so that an
+// error site costs a call, not an inlined string build).
+Status MakeStatusPieces(StatusCode code, std::initializer_list<StrPiece> pieces);
 
 template <typename... Args>
 Status MakeStatus(StatusCode code, const Args&... args) {
-  return Status(code, StrCat(args...));
+  return MakeStatusPieces(code, {StrPiece(args)...});
 }
 template <typename... Args>
 Status InvalidArgumentError(const Args&... a) { return MakeStatus(StatusCode::kInvalidArgument, a...); }
@@ -142,7 +144,5 @@ Status IncompatibleError(const Args&... a) { return MakeStatus(StatusCode::kInco
   auto tmp = (expr);                              \
   if (!tmp.ok()) return tmp.status();             \
   lhs = std::move(tmp).value()
-
-#include "base/str_cat.h"  // IWYU pragma: export (template definition of StrCat)
 
 #endif  // IREE_RT_BASE_STATUS_H_
