@@ -56,6 +56,14 @@ report=$(mktemp)
       "$(stripped_size "$dir/lib/libiree_rt_tooling.so.1.0.0")" "-" "-"
   done
   echo
+  echo "## before (issue 26), the same measure on this machine"
+  echo "  b16bb75 default (Release, CPU + CUDA, check module and tensor text inside)   3135880"
+  echo "  + StrCat/MakeStatus out of line, check + text moved to libiree_rt_tooling      2197832"
+  echo "  minsize, first cut (-Os, LTO, gc-sections, no CUDA)                            919968"
+  echo "  + packed relative relocations, dense ops.def table                             825832"
+  echo "  + no collectives, no parameter archives                                        682184"
+  echo "  + Status released out of line                                                  665800"
+  echo
   echo "## the minsize library runs the sample model"
   for uri in local-sync local-task; do
     if line=$(build-size/bin/iree-rt-model-sample build-size/samples/sample_mlp.vmfb "$uri" 2>&1 | grep "OK: all"); then
