@@ -59,6 +59,8 @@ report=$(mktemp)
   echo "## before (issue 26), the same measure on this machine"
   echo "  b16bb75 default (Release, CPU + CUDA, check module and tensor text inside)   3135880"
   echo "  + StrCat/MakeStatus out of line, check + text moved to libiree_rt_tooling      2197832"
+  echo "  + load/setup files -Os (iree_rt_cold_sources), gc-sections, Status unref call   1468712"
+  echo "  + the C shim (but the invocation path), call sites, io_parameters -Os          1411368"
   echo "  minsize, first cut (-Os, LTO, gc-sections, no CUDA)                            919968"
   echo "  + packed relative relocations, dense ops.def table                             825832"
   echo "  + no collectives, no parameter archives                                        682184"
