@@ -40,7 +40,8 @@ report=$(mktemp)
   echo "# bench/size.sh: libiree_rt stripped (strip --strip-all), Release builds"
   echo "# machine: $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
   echo "# compiler: $(c++ --version | head -1); linker: $(ld --version | head -1)"
-  echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with local changes)')"
+  dirty=$(git diff --quiet 2>/dev/null || echo ' (with local changes)')
+  echo "# commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$dirty"
   echo
   printf '%-34s %10s %10s %7s\n' "library" "bytes" "goal" "ratio"
   for entry in "minsize:build-size:$MINSIZE_GOAL" "default:build-size-default:$DEFAULT_GOAL"; do
@@ -78,7 +79,9 @@ report=$(mktemp)
   for dir in build-size build-size-default; do
     echo
     echo "## $dir: sections (bytes)"
-    size -A "$dir/lib/libiree_rt.so.1.0.0" | awk '$1 ~ /^\.(text|eh_frame|eh_frame_hdr|gcc_except_table|rodata|data\.rel\.ro|rela\.dyn|dynsym|dynstr)$/ { printf "  %-18s %9d\n", $1, $2 }'
+    size -A "$dir/lib/libiree_rt.so.1.0.0" |
+      awk '$1 ~ /^\.(text|eh_frame(_hdr)?|gcc_except_table|rodata|data\.rel\.ro|rela\.dyn|dyn(sym|str))$/ {
+             printf "  %-18s %9d\n", $1, $2 }'
     echo "## $dir: ten largest contributors (nm --size-sort -C of the unstripped library, by namespace)"
     python3 bench/size_contributors.py "$dir/lib/libiree_rt.so.1.0.0" 10
   done
