@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # abi_check_companion: iree_rt_module_create_check finds libiree_rt_tooling.so.1 next to
 # libiree_rt, and without it returns UNIMPLEMENTED naming the file (README "Footprint").
-# libiree_rt is copied to a scratch folder alone, then with its companion; LD_LIBRARY_PATH points
-# the client there (it is searched before the client's run path).
+# libiree_rt is copied to a scratch folder alone, then with its companion; the client dlopens
+# that copy by path.
 # Usage: cmake -DCLIENT=... -DLIBRARY=<libiree_rt.so.1> -DTOOLING=<libiree_rt_tooling.so.1>
 #              -DWORK_DIR=... -P check_companion_test.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -11,7 +11,7 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 file(COPY_FILE "${LIBRARY}" "${WORK_DIR}/libiree_rt.so.1")
 
 function(run_client mode)
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${WORK_DIR}" "${CLIENT}" ${mode}
+  execute_process(COMMAND "${CLIENT}" "${WORK_DIR}/libiree_rt.so.1" ${mode}
                   RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message(STATUS "${mode}: ${out}${err}")
   if(NOT result EQUAL 0)
