@@ -1082,6 +1082,10 @@ IREE_RT_EXPORT iree_rt_status_t iree_rt_module_load_memory(
 // Creates the native `check` module (the expect_* functions IREE test programs call). Link it
 // before the programs that use it. A failed expectation does not stop the program; the call
 // that made it then returns FAILED_PRECONDITION listing every failed expectation.
+// The module lives in the companion library libiree_rt_tooling.so.1, installed next to this one
+// and loaded on the first call (from this library's directory, then the loader's search path):
+// UNIMPLEMENTED, naming every place tried, when it is absent; INCOMPATIBLE when it comes from
+// another build.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_module_create_check(iree_rt_instance_t instance,
                                                             iree_rt_module_t* out_module);
 
@@ -1130,6 +1134,9 @@ typedef uint32_t iree_rt_parameters_flags_t;
 
 // Creates an empty parameter set for |scope| (UTF-8, copied; NULL or "" is the unscoped scope
 // that programs name with `#stream.parameter.named<"key">`).
+// In a library built without parameter archives (IREE_RT_PARAMETERS=OFF, the default of the
+// size-optimized build) every iree_rt_parameters_* function returning a status, and
+// iree_rt_module_create_io_parameters, return UNIMPLEMENTED.
 IREE_RT_EXPORT iree_rt_status_t iree_rt_parameters_create(iree_rt_instance_t instance,
                                                           const char* scope,
                                                           iree_rt_parameters_t* out_parameters);

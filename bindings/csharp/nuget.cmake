@@ -18,9 +18,11 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -DSTAGE=${CMAKE_CURRENT_BINARY_DIR}/nuget/stage -DOUT=${IREE_RT_NUPKG}
           -DNUSPEC=${_nuspec} -DDLL=${IREE_RT_CSHARP_DLL} -DXML=${IREE_RT_CSHARP_XML}
           -DGLUE=$<TARGET_FILE:iree_rt_csharp> -DRUNTIME=$<TARGET_FILE:iree_rt>
+          -DTOOLING=$<TARGET_FILE:iree_rt_tooling_library>
           -DTARGETS=${CMAKE_CURRENT_SOURCE_DIR}/nuget/IreeRt.targets
           -DLICENSE=${PROJECT_SOURCE_DIR}/LICENSE -DOBJCOPY=${IREE_RT_OBJCOPY} -P ${_pack}
   DEPENDS ${IREE_RT_CSHARP_DLL} ${_nuspec} ${_pack} iree_rt iree_rt_csharp
+          iree_rt_tooling_library
           ${CMAKE_CURRENT_SOURCE_DIR}/nuget/IreeRt.targets
   COMMENT "IreeRt.${PROJECT_VERSION}.nupkg" VERBATIM)
 add_custom_target(iree_rt_nuget ALL DEPENDS ${IREE_RT_NUPKG})

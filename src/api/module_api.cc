@@ -4,14 +4,13 @@
 #include <cstring>
 
 #include "api/caller_memory.h"
+#include "api/check_plugin.h"
 #include "api/status_bridge.h"
 #include "api/vm_handles.h"
 #include "base/fault_hook.h"
 #include "base/mapped_file.h"
 #include "iree_rt.h"
-#include "modules/check/check_module.h"
 #include "modules/hal/hal_module.h"
-#include "modules/io_parameters/io_parameters_module.h"
 #include "vm/bytecode/bytecode_module.h"
 
 using iree_rt::base::MakeRef;
@@ -20,7 +19,6 @@ using iree_rt::base::Status;
 namespace api = iree_rt::api;
 namespace base = iree_rt::base;
 namespace vm = iree_rt::vm;
-namespace io_parameters = iree_rt::modules::io_parameters;
 using api::CallerMemory;
 using api::CheckNotNull;
 using api::FromHandle;
@@ -110,7 +108,7 @@ iree_rt_status_t iree_rt_module_create_check(iree_rt_instance_t instance,
     RT_ASSIGN_OR_RETURN(api::InstanceHandle * i, FromHandle(instance, "instance"));
     (void)i;
     RT_RETURN_IF_ERROR(CheckNotNull(out_module, "out_module"));
-    RT_ASSIGN_OR_RETURN(Ref<vm::Module> module, iree_rt::modules::check::CreateCheckModule());
+    RT_ASSIGN_OR_RETURN(Ref<vm::Module> module, api::CreateCheckModule());
     return PublishModule(std::move(module), out_module);
   });
 }
@@ -131,28 +129,6 @@ iree_rt_status_t iree_rt_module_create_hal(iree_rt_instance_t instance,
     }
     RT_ASSIGN_OR_RETURN(Ref<vm::Module> module,
                         iree_rt::modules::hal::CreateHalModule(std::move(hal_devices)));
-    return PublishModule(std::move(module), out_module);
-  });
-}
-
-iree_rt_status_t iree_rt_module_create_io_parameters(iree_rt_instance_t instance,
-                                                     const iree_rt_parameters_t* parameters,
-                                                     size_t parameter_count,
-                                                     iree_rt_module_t* out_module) {
-  return Guard(__func__, [&]() -> Status {
-    RT_ASSIGN_OR_RETURN(api::InstanceHandle * i, FromHandle(instance, "instance"));
-    (void)i;
-    RT_RETURN_IF_ERROR(api::CheckArray(parameters, parameter_count, "parameters"));
-    RT_RETURN_IF_ERROR(CheckNotNull(out_module, "out_module"));
-    std::vector<Ref<io_parameters::ArchiveProvider>> sets;
-    for (size_t index = 0; index < parameter_count; ++index) {
-      RT_ASSIGN_OR_RETURN(api::ParametersHandle * p, FromHandle(parameters[index], "parameters", index));
-      sets.push_back(p->provider);
-    }
-    RT_ASSIGN_OR_RETURN(Ref<vm::Module> module, io_parameters::CreateIoParametersModule(
-                                                    {sets.begin(), sets.end()}));
-    // Frozen before the module is handed out, so no lookup can overlap an addition.
-    for (const auto& set : sets) set->Freeze();
     return PublishModule(std::move(module), out_module);
   });
 }

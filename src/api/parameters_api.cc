@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// iree_rt_parameters_*: parameter sets for the io_parameters module (the module itself is made in
-// module_api.cc). Each set is one io_parameters::ArchiveProvider.
+// iree_rt_parameters_* and iree_rt_module_create_io_parameters: parameter sets and the
+// io_parameters module over them. Each set is one io_parameters::ArchiveProvider.
+// (parameters_api_disabled.cc stands in when IREE_RT_PARAMETERS is OFF.)
 #include <span>
 
 #include "api/caller_memory.h"
@@ -8,6 +9,7 @@
 #include "api/vm_handles.h"
 #include "base/aligned_bytes.h"
 #include "iree_rt.h"
+#include "modules/io_parameters/io_parameters_module.h"
 
 using iree_rt::base::MakeRef;
 using iree_rt::base::Ref;
@@ -165,6 +167,29 @@ iree_rt_status_t iree_rt_parameters_entry(iree_rt_parameters_t parameters, size_
     RT_RETURN_IF_ERROR(api::CheckIndex(index, entries.size(), "index"));
     *out_key = entries[index].key.c_str();
     *out_length = entries[index].length;
+    return Status::Ok();
+  });
+}
+
+iree_rt_status_t iree_rt_module_create_io_parameters(iree_rt_instance_t instance,
+                                                     const iree_rt_parameters_t* parameters,
+                                                     size_t parameter_count,
+                                                     iree_rt_module_t* out_module) {
+  return Guard(__func__, [&]() -> Status {
+    RT_ASSIGN_OR_RETURN(api::InstanceHandle * i, FromHandle(instance, "instance"));
+    (void)i;
+    RT_RETURN_IF_ERROR(api::CheckArray(parameters, parameter_count, "parameters"));
+    RT_RETURN_IF_ERROR(CheckNotNull(out_module, "out_module"));
+    std::vector<Ref<io_parameters::ArchiveProvider>> sets;
+    for (size_t index = 0; index < parameter_count; ++index) {
+      RT_ASSIGN_OR_RETURN(api::ParametersHandle * p, FromHandle(parameters[index], "parameters", index));
+      sets.push_back(p->provider);
+    }
+    RT_ASSIGN_OR_RETURN(Ref<iree_rt::vm::Module> module, io_parameters::CreateIoParametersModule(
+                                                    {sets.begin(), sets.end()}));
+    // Frozen before the module is handed out, so no lookup can overlap an addition.
+    for (const auto& set : sets) set->Freeze();
+    *out_module = api::ToHandle(MakeRef<api::ModuleHandle>(std::move(module)));
     return Status::Ok();
   });
 }

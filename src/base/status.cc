@@ -30,7 +30,12 @@ const char* StatusCodeName(StatusCode code) {
 
 Status::Status(StatusCode code, std::string message) {
   // An OK code never carries a record: OK statuses must stay allocation-free.
-  if (code != StatusCode::kOk) rep_ = std::make_shared<const Rep>(Rep{code, std::move(message)});
+  if (code != StatusCode::kOk) rep_ = new Rep{{1}, code, std::move(message)};
+}
+
+void Status::Unref(const Rep* rep) noexcept {
+  // acq_rel: the deleting thread must see every use made before other releases.
+  if (rep->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete rep;
 }
 
 Status& Status::Annotate(std::string_view context) {
@@ -38,7 +43,7 @@ Status& Status::Annotate(std::string_view context) {
   std::string message = rep_->message;
   if (!message.empty()) message += "; ";
   message += context;
-  rep_ = std::make_shared<const Rep>(Rep{rep_->code, std::move(message)});
+  *this = Status(rep_->code, std::move(message));
   return *this;
 }
 

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Status and StatusOr<T>: the error currency of every layer below the C ABI.
 //
-// An OK status holds no allocation. An error holds a shared, immutable record
-// {code, message}, so copying a status (one semaphore failure delivered to many
+// An OK status holds no allocation. An error holds a shared, immutable, reference-counted
+// record {code, message}, so copying a status (one semaphore failure delivered to many
 // waiters) is cheap. Codes are IREE's canonical set; their numeric values are
 // part of the public ABI (iree_rt_status_code_t).
 #ifndef IREE_RT_BASE_STATUS_H_
 #define IREE_RT_BASE_STATUS_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
+
+#include "base/str_cat.h"  // IWYU pragma: export (StrCat, StrPiece)
 
 namespace iree_rt::base {
 
@@ -46,6 +49,26 @@ class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message);
+  // The record is shared by reference count. Only the increment is inline: the release is a call
+  // (Unref), since a Status is destroyed at every RT_RETURN_IF_ERROR and an inlined
+  // shared_ptr release there was a sizeable share of the library.
+  Status(const Status& other) noexcept : rep_(other.rep_) {
+    if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
+  }
+  Status(Status&& other) noexcept : rep_(std::exchange(other.rep_, nullptr)) {}
+  Status& operator=(const Status& other) noexcept {
+    Status copy(other);
+    std::swap(rep_, copy.rep_);
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept {
+    Status taken(std::move(other));
+    std::swap(rep_, taken.rep_);
+    return *this;
+  }
+  ~Status() {
+    if (rep_) Unref(rep_);
+  }
 
   static Status Ok() { return Status(); }
 
@@ -64,10 +87,12 @@ class [[nodiscard]] Status {
 
  private:
   struct Rep {
+    mutable std::atomic<int32_t> refs;
     StatusCode code;
     std::string message;
   };
-  std::shared_ptr<const Rep> rep_;
+  static void Unref(const Rep* rep) noexcept;
+  const Rep* rep_ = nullptr;
 };
 
 template <typename T>
@@ -90,13 +115,13 @@ class [[nodiscard]] StatusOr {
   std::variant<Status, T> value_;
 };
 
-// Builds a message from any mix of streamable parts.
-template <typename... Args>
-std::string StrCat(const Args&... args);
+// The status of |code| with the message StrCat(pieces...) (str_cat.cc: out of line, so that an
+// error site costs a call, not an inlined string build).
+Status MakeStatusPieces(StatusCode code, std::initializer_list<StrPiece> pieces);
 
 template <typename... Args>
 Status MakeStatus(StatusCode code, const Args&... args) {
-  return Status(code, StrCat(args...));
+  return MakeStatusPieces(code, {StrPiece(args)...});
 }
 template <typename... Args>
 Status InvalidArgumentError(const Args&... a) { return MakeStatus(StatusCode::kInvalidArgument, a...); }
@@ -142,7 +167,5 @@ Status IncompatibleError(const Args&... a) { return MakeStatus(StatusCode::kInco
   auto tmp = (expr);                              \
   if (!tmp.ok()) return tmp.status();             \
   lhs = std::move(tmp).value()
-
-#include "base/str_cat.h"  // IWYU pragma: export (template definition of StrCat)
 
 #endif  // IREE_RT_BASE_STATUS_H_

@@ -90,8 +90,15 @@ if(NOT config OR NOT pc_files)
   message(FATAL_ERROR "CMake package or iree_rt.pc not installed under ${prefix}")
 endif()
 
+# The check module's companion, dlopened by libiree_rt from its own directory.
+set(tooling_library "${lib_dir}/libiree_rt_tooling.so.${PACKAGE_VERSION}")
+if(NOT EXISTS "${tooling_library}" OR NOT EXISTS "${lib_dir}/libiree_rt_tooling.so.1")
+  message(FATAL_ERROR "not installed: libiree_rt_tooling.so.${PACKAGE_VERSION} and its .so.1 link")
+endif()
+
 # ---- Stripped, and the tools run from the prefix ------------------------------------------------
 expect_stripped("${library}")
+expect_stripped("${tooling_library}")
 foreach(tool IN LISTS TOOLS)
   expect_stripped("${prefix}/bin/${tool}")
 endforeach()

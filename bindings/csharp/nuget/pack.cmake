@@ -3,11 +3,12 @@
 # client, which this build does not need:
 #   IreeRt.nuspec  [Content_Types].xml  _rels/.rels  LICENSE
 #   lib/net45/IreeRt.dll, IreeRt.xml         the assembly and its XML documentation
-#   runtimes/linux-x64/native/               libiree_rt_csharp.so, libiree_rt.so.1 (stripped)
+#   runtimes/linux-x64/native/               libiree_rt_csharp.so, libiree_rt.so.1 and its check
+#                                            module companion libiree_rt_tooling.so.1 (stripped)
 #   build/IreeRt.targets                     copies the natives next to the program
 # Run by bindings/csharp/nuget.cmake.
 # Usage: cmake -DSTAGE=... -DOUT=<.nupkg> -DNUSPEC=... -DDLL=... -DXML=... -DGLUE=... -DRUNTIME=...
-#              -DTARGETS=... -DLICENSE=... [-DOBJCOPY=...] -P pack.cmake
+#              -DTOOLING=... -DTARGETS=... -DLICENSE=... [-DOBJCOPY=...] -P pack.cmake
 cmake_minimum_required(VERSION 3.20)
 file(REMOVE_RECURSE "${STAGE}")
 set(native "${STAGE}/runtimes/linux-x64/native")
@@ -17,7 +18,7 @@ file(COPY_FILE "${DLL}" "${STAGE}/lib/net45/IreeRt.dll")
 file(COPY_FILE "${XML}" "${STAGE}/lib/net45/IreeRt.xml")
 file(COPY_FILE "${TARGETS}" "${STAGE}/build/IreeRt.targets")
 file(COPY_FILE "${LICENSE}" "${STAGE}/LICENSE")
-foreach(pair "${GLUE}|libiree_rt_csharp.so" "${RUNTIME}|libiree_rt.so.1")
+foreach(pair "${GLUE}|libiree_rt_csharp.so" "${RUNTIME}|libiree_rt.so.1" "${TOOLING}|libiree_rt_tooling.so.1")
   string(REPLACE "|" ";" pair "${pair}")
   list(GET pair 0 from)
   list(GET pair 1 to)

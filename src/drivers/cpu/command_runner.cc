@@ -11,8 +11,10 @@
 #include "base/trace.h"
 #include "drivers/cpu/executable.h"
 #include "drivers/cpu/task/flush_denormals.h"
+#if IREE_RT_COLLECTIVES
 #include "hal/utils/host_channel.h"
 #include "hal/utils/shm_channel.h"
+#endif
 
 namespace iree_rt::drivers::cpu {
 
@@ -188,6 +190,9 @@ Status CommandRunner::RunTraced(const std::string& name, uint32_t tile_count, co
 
 Status CommandRunner::Collective(hal::Channel& channel, const hal::CollectiveOp& op, uint32_t param,
                                  const ResolvedRef* send, const ResolvedRef* recv, uint64_t element_count) {
+#if !IREE_RT_COLLECTIVES
+  return base::UnavailableError(op.ToString(), ": this build has no collectives (IREE_RT_COLLECTIVES=OFF)");
+#else
   hal::utils::HostChannel* host = hal::utils::HostChannel::Cast(&channel);
   hal::utils::ShmChannel* shm = hal::utils::ShmChannel::Cast(&channel);
   if (!host && !shm) return base::InvalidArgumentError(op.ToString(), ": the channel was not created by a CPU device");
@@ -202,6 +207,7 @@ Status CommandRunner::Collective(hal::Channel& channel, const hal::CollectiveOp&
   }
   return host ? host->Run(op, param, send_ptr, recv_ptr, element_count)
               : shm->Run(op, param, send_ptr, recv_ptr, element_count);
+#endif
 }
 
 }  // namespace iree_rt::drivers::cpu

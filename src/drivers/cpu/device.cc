@@ -11,9 +11,11 @@
 #include "drivers/cpu/loader/executable_library.h"
 #include "drivers/cpu/loader/processor_info.h"
 #include "hal/utils/deferred_command_buffer.h"
+#include "hal/utils/host_semaphore.h"
+#if IREE_RT_COLLECTIVES
 #include "hal/utils/host_channel.h"
 #include "hal/utils/shm_channel.h"
-#include "hal/utils/host_semaphore.h"
+#endif
 
 namespace iree_rt::drivers::cpu {
 
@@ -142,6 +144,9 @@ Status Device::QueueHostCallImpl(hal::SemaphoreList wait, hal::SemaphoreList sig
 }
 
 StatusOr<Ref<hal::Channel>> Device::CreateChannelImpl(const hal::ResolvedChannel& channel) {
+#if !IREE_RT_COLLECTIVES
+  return base::UnavailableError("device '", id(), "': this build has no collectives (IREE_RT_COLLECTIVES=OFF)");
+#else
   if (!channel.rendezvous.starts_with("local:")) {
     // Ranks in other processes of this host: shared memory, its name shared through the rendezvous.
     if (!channel.id.empty()) {
@@ -160,6 +165,7 @@ StatusOr<Ref<hal::Channel>> Device::CreateChannelImpl(const hal::ResolvedChannel
   RT_ASSIGN_OR_RETURN(Ref<hal::utils::HostChannel> host,
                       hal::utils::HostChannel::Join(name, channel.rank, channel.count, channel.timeout));
   return Ref<hal::Channel>(std::move(host));
+#endif
 }
 
 }  // namespace iree_rt::drivers::cpu

@@ -15,7 +15,7 @@
 #include "hal/device.h"
 #include "hal/element_type.h"
 #include "modules/check/host_view.h"
-#include "modules/hal/ref_types.h"
+#include "vm/instance.h"
 #include "hal/utils/buffer_view_text.h"
 #include "hal/utils/element_value.h"
 #include "vm/native_module.h"
@@ -34,9 +34,18 @@ using base::StatusOr;
 // The reference prints at most this many elements of each operand in a failure message.
 constexpr size_t kMaxPrintedElements = 1024;
 
+// The hal types are the instance's registered descriptors, not vm::RefTypeOf<>: this module is
+// also built into libiree_rt_tooling, whose own copies of the descriptors have other addresses
+// than those of the library that made the refs (src/api/check_plugin.h).
 class CheckState final : public vm::ModuleState {
  public:
+  explicit CheckState(const vm::Instance& instance)
+      : device_type_(instance.LookupType("hal.device")),
+        buffer_view_type_(instance.LookupType("hal.buffer_view")) {}
+
   void Record(std::string message) { failures_.push_back(std::move(message)); }
+  const vm::RefType* device_type() const { return device_type_; }
+  const vm::RefType* buffer_view_type() const { return buffer_view_type_; }
 
   Status TakeRecordedFailures() override {
     if (failures_.empty()) return Status();
@@ -50,6 +59,8 @@ class CheckState final : public vm::ModuleState {
   }
 
  private:
+  const vm::RefType* device_type_;
+  const vm::RefType* buffer_view_type_;
   std::vector<std::string> failures_;
 };
 
@@ -64,20 +75,22 @@ std::string RefTypeName(vm::RefView ref) {
 }
 
 // A device argument may be null: it is needed only to read buffers the host cannot map.
-StatusOr<hal::Device*> DeviceArg(const vm::Arg& value) {
+StatusOr<hal::Device*> DeviceArg(const CheckState& state, const vm::Arg& value) {
   const vm::RefView ref = value.ref();
   if (ref.is_null()) return static_cast<hal::Device*>(nullptr);
-  auto* device = ref.Get<hal::Device>();
+  auto* device = ref.type() == state.device_type() ? static_cast<hal::Device*>(ref.object()) : nullptr;
   if (!device) {
     return base::InvalidArgumentError("device: expected a hal.device, got ", RefTypeName(ref));
   }
   return device;
 }
 
-StatusOr<HostView> ViewArg(hal::Device* device, const vm::Arg& value, const char* what) {
+StatusOr<HostView> ViewArg(const CheckState& state, hal::Device* device, const vm::Arg& value,
+                           const char* what) {
   const vm::RefView ref = value.ref();
   if (ref.is_null()) return base::InvalidArgumentError(what, ": the buffer view is null");
-  Ref<hal::BufferView> view = ref.GetRef<hal::BufferView>();
+  Ref<hal::BufferView> view = Ref<hal::BufferView>::Retain(
+      ref.type() == state.buffer_view_type() ? static_cast<hal::BufferView*>(ref.object()) : nullptr);
   if (!view) {
     return base::InvalidArgumentError(what, ": expected a hal.buffer_view, got ", RefTypeName(ref));
   }
@@ -162,8 +175,8 @@ StatusOr<std::optional<uint64_t>> FindFirstZero(hal::ElementType type,
 Status ExpectAllTrue(vm::ModuleState& state, std::span<const vm::Arg> args,
                      std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
-  RT_ASSIGN_OR_RETURN(hal::Device * device, DeviceArg(args[0]));
-  RT_ASSIGN_OR_RETURN(HostView operand, ViewArg(device, args[1], "operand"));
+  RT_ASSIGN_OR_RETURN(hal::Device * device, DeviceArg(*check, args[0]));
+  RT_ASSIGN_OR_RETURN(HostView operand, ViewArg(*check, device, args[1], "operand"));
   RT_ASSIGN_OR_RETURN(std::optional<uint64_t> zero,
                       FindFirstZero(operand.view->element_type(), operand.data));
   if (!zero) return Status();
@@ -186,11 +199,11 @@ struct Operands {
   bool shapes_match = false;
 };
 
-StatusOr<Operands> ReadOperands(std::span<const vm::Arg> args) {
+StatusOr<Operands> ReadOperands(const CheckState& state, std::span<const vm::Arg> args) {
   Operands operands;
-  RT_ASSIGN_OR_RETURN(hal::Device * device, DeviceArg(args[0]));
-  RT_ASSIGN_OR_RETURN(operands.lhs, ViewArg(device, args[1], "lhs"));
-  RT_ASSIGN_OR_RETURN(operands.rhs, ViewArg(device, args[2], "rhs"));
+  RT_ASSIGN_OR_RETURN(hal::Device * device, DeviceArg(state, args[0]));
+  RT_ASSIGN_OR_RETURN(operands.lhs, ViewArg(state, device, args[1], "lhs"));
+  RT_ASSIGN_OR_RETURN(operands.rhs, ViewArg(state, device, args[2], "rhs"));
   operands.types_match = operands.lhs.view->element_type() == operands.rhs.view->element_type();
   operands.shapes_match = SameShape(*operands.lhs.view, *operands.rhs.view);
   return operands;
@@ -203,7 +216,7 @@ Status AppendOperands(std::ostringstream& os, const Operands& operands) {
 
 Status ExpectEq(vm::ModuleState& state, std::span<const vm::Arg> args, std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
-  RT_ASSIGN_OR_RETURN(Operands operands, ReadOperands(args));
+  RT_ASSIGN_OR_RETURN(Operands operands, ReadOperands(*check, args));
   // Like the reference, contents are compared bytewise even when type or shape differ.
   const std::span<const uint8_t> lhs = operands.lhs.data;
   const std::span<const uint8_t> rhs = operands.rhs.data;
@@ -259,7 +272,7 @@ StatusOr<std::optional<Mismatch>> FindFirstMismatch(hal::ElementType type,
 Status ExpectAlmostEq(vm::ModuleState& state, std::span<const vm::Arg> args,
                       std::span<vm::Value>) {
   RT_ASSIGN_OR_RETURN(CheckState * check, GetState(state));
-  RT_ASSIGN_OR_RETURN(Operands operands, ReadOperands(args));
+  RT_ASSIGN_OR_RETURN(Operands operands, ReadOperands(*check, args));
   const float atol = args[3].f32();
   const float rtol = args[4].f32();
   // Contents (and the element type) are looked at only when type and shape agree.
@@ -301,7 +314,7 @@ class CheckModule final : public vm::NativeModule {
   }
 
   StatusOr<std::unique_ptr<vm::ModuleState>> CreateState(vm::Instance& instance) override {
-    return std::unique_ptr<vm::ModuleState>(std::make_unique<CheckState>());
+    return std::unique_ptr<vm::ModuleState>(std::make_unique<CheckState>(instance));
   }
 
  private:

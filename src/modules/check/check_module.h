@@ -40,7 +40,8 @@ namespace iree_rt::modules::check {
 
 // Creates the module. Register it in a context before the modules that import check.*; it needs
 // the hal ref types registered with the instance (modules::hal::RegisterRefTypes) to receive
-// devices and buffer views from programs.
+// devices and buffer views from programs, and finds them there by name when a context creates
+// its state (so it also works from libiree_rt_tooling, api/check_plugin.h).
 base::StatusOr<base::Ref<vm::Module>> CreateCheckModule();
 
 }  // namespace iree_rt::modules::check

@@ -157,9 +157,44 @@ constexpr std::array<std::array<OpSpec, 256>, kOpSetCount> BuildOpSpecs() {
   return table;
 }
 
+constexpr size_t CountOps() {
+  size_t count = 1;  // the invalid spec at 0
+  for (const auto& set : BuildOpSpecs()) {
+    for (const OpSpec& spec : set) count += spec.valid() ? 1 : 0;
+  }
+  return count;
+}
+static_assert(CountOps() == kOpSpecCount, "set kOpSpecCount (bytecode_reader.h) to ops.def's entries + 1");
+static_assert(kOpSpecCount <= 0xFFFF, "kOpIndex entries are 16-bit");
+
+// Both walk BuildOpSpecs() in the same order, so the index and the specs agree.
+constexpr std::array<OpSpec, kOpSpecCount> BuildDenseSpecs() {
+  std::array<OpSpec, kOpSpecCount> specs{};
+  size_t next = 1;
+  for (const auto& set : BuildOpSpecs()) {
+    for (const OpSpec& spec : set) {
+      if (spec.valid()) specs[next++] = spec;
+    }
+  }
+  return specs;
+}
+
+constexpr std::array<std::array<uint16_t, 256>, kOpSetCount> BuildOpIndex() {
+  std::array<std::array<uint16_t, 256>, kOpSetCount> index{};
+  const auto full = BuildOpSpecs();
+  uint16_t next = 1;
+  for (size_t set = 0; set < full.size(); ++set) {
+    for (size_t opcode = 0; opcode < 256; ++opcode) {
+      if (full[set][opcode].valid()) index[set][opcode] = next++;
+    }
+  }
+  return index;
+}
+
 }  // namespace
 
-extern constexpr std::array<std::array<OpSpec, 256>, kOpSetCount> kOpSpecs = BuildOpSpecs();
+extern constexpr std::array<OpSpec, kOpSpecCount> kOpSpecs = BuildDenseSpecs();
+extern constexpr std::array<std::array<uint16_t, 256>, kOpSetCount> kOpIndex = BuildOpIndex();
 
 DecodeError DecodeInstruction(std::span<const uint8_t> code, uint32_t pc, Instruction* out,
                               uint32_t* error_pc) {

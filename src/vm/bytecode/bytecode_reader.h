@@ -108,11 +108,16 @@ struct OpSpec {
   constexpr bool valid() const { return !mnemonic.empty(); }
 };
 
-// The table built from ops.def (defined in bytecode_reader.cc, constant-initialized).
-extern const std::array<std::array<OpSpec, 256>, kOpSetCount> kOpSpecs;
+// The tables built from ops.def (defined in bytecode_reader.cc, constant-initialized): the
+// specs of the defined opcodes only, kOpSpecs[0] being the invalid one, and per set and opcode
+// an index into them. (A full 3 x 256 table of specs was 61 KB, mostly empty slots.)
+// kOpSpecCount: ops.def's entries + 1 (a static_assert in bytecode_reader.cc keeps it so).
+inline constexpr size_t kOpSpecCount = 264;
+extern const std::array<OpSpec, kOpSpecCount> kOpSpecs;
+extern const std::array<std::array<uint16_t, 256>, kOpSetCount> kOpIndex;
 
 inline const OpSpec& LookupOp(OpSet set, uint8_t opcode) {
-  return kOpSpecs[static_cast<int>(set)][opcode];
+  return kOpSpecs[kOpIndex[static_cast<int>(set)][opcode]];
 }
 
 // One decoded operand field.

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   iree_rt_instance_t instance = NULL;
   iree_rt_device_t device = NULL;
   iree_rt_module_t modules[2] = {NULL, NULL};
+  iree_rt_module_t check = NULL; /* from libiree_rt_tooling, found next to the library */
   iree_rt_context_t context = NULL;
   iree_rt_function_t function = NULL;
   iree_rt_buffer_t buffer = NULL, output_buffer = NULL;
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   if (!ok(iree_rt_instance_create(IREE_RT_ABI_VERSION, NULL, &instance), "instance") ||
       !ok(iree_rt_device_create(instance, uri, NULL, &device), uri) ||
       !ok(iree_rt_module_create_hal(instance, &device, 1, &modules[0]), "hal module") ||
+      !ok(iree_rt_module_create_check(instance, &check), "check module") ||
       !ok(iree_rt_module_load_file(instance, argv[1], &modules[1]), argv[1]) ||
       !ok(iree_rt_context_create(instance, modules, 2, &context), "context") ||
       !ok(iree_rt_context_lookup_function(context, "mlp", &function), "mlp") ||
@@ -81,6 +83,7 @@ cleanup:
   iree_rt_context_release(context);
   iree_rt_module_release(modules[1]);
   iree_rt_module_release(modules[0]);
+  iree_rt_module_release(check);
   iree_rt_device_release(device);
   iree_rt_instance_release(instance);
   return result;

@@ -27,6 +27,8 @@ public final class NativeLibrary {
 
   private static final String RUNTIME = "libiree_rt.so.1";
   private static final String JNI = "libiree_rt_jni.so";
+  /** The check module's companion library, which libiree_rt dlopens from its own directory. */
+  private static final String TOOLING = "libiree_rt_tooling.so.1";
   private static boolean loaded;
   private static String loadedFrom;
 
@@ -63,6 +65,10 @@ public final class NativeLibrary {
         tmp.toFile().deleteOnExit();
         Path runtime = extract(resourceDir + RUNTIME, tmp.resolve(RUNTIME));
         Path jni = extract(resourceDir + JNI, tmp.resolve(JNI));
+        // Optional: libiree_rt loads it from its own directory for Module.check().
+        if (NativeLibrary.class.getResource(resourceDir + TOOLING) != null) {
+          extract(resourceDir + TOOLING, tmp.resolve(TOOLING));
+        }
         System.load(runtime.toString());
         System.load(jni.toString());
         finish("jar:" + resourceDir);
