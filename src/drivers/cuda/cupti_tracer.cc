@@ -186,7 +186,7 @@ void CuptiState::Parse(uint8_t* buffer, size_t valid) {
             r.name = it->second;
           }
         }
-        if (r.name.rfind("ncclDevKernel", 0) == 0 || r.name.rfind("ncclKernel", 0) == 0) {
+        if (r.name.find("ncclDevKernel") != std::string::npos || r.name.find("ncclKernel") != std::string::npos) {
           r.category = "collective";  // NCCL's, launched for a collective command
         }
         if (std::strcmp(r.category, "dispatch") == 0) {
