@@ -18,31 +18,13 @@
 #              [-DWORK_DIR=...] -P install_test.cmake
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "," ";" TOOLS "${TOOLS}")
-if(NOT WORK_DIR)
-  # Outside the source tree (the build tree usually lives inside it).
-  set(tmp "$ENV{TMPDIR}")
-  if(NOT tmp)
-    set(tmp /tmp)
-  endif()
-  string(RANDOM LENGTH 8 suffix)
-  set(WORK_DIR "${tmp}/iree_rt_install_test.${suffix}")
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/script_support.cmake")
+rt_scratch_dir(install_test)
 set(prefix "${WORK_DIR}/prefix")
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(MAKE_DIRECTORY "${WORK_DIR}")
 # The environment a user would have: nothing that points into the build.
 unset(ENV{LD_LIBRARY_PATH})
 unset(ENV{MONO_PATH})
 unset(ENV{PKG_CONFIG_PATH})
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  WORKING_DIRECTORY "${WORK_DIR}")
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "command failed (${result}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(last_output "${out}" PARENT_SCOPE)
-endfunction()
 
 # expect_consumer_output(<what>): the consumer's output names the package version and the result.
 function(expect_consumer_output what)

@@ -14,27 +14,12 @@
 # Usage: cmake -DFEED=... -DVERSION=... -DMCS=... -DMONO=... -DSAMPLE=<ModelSample.cs>
 #              -DMODEL=<sample_mlp.vmfb> [-DWORK_DIR=...] -P nuget_test.cmake
 cmake_minimum_required(VERSION 3.20)
-if(NOT WORK_DIR)
-  set(tmp "$ENV{TMPDIR}")
-  if(NOT tmp)
-    set(tmp /tmp)
-  endif()
-  string(RANDOM LENGTH 8 suffix)
-  set(WORK_DIR "${tmp}/iree_rt_nuget_test.${suffix}")
-endif()
-file(REMOVE_RECURSE "${WORK_DIR}")
+include("${CMAKE_CURRENT_LIST_DIR}/script_support.cmake")
+rt_scratch_dir(nuget_test)
 file(MAKE_DIRECTORY "${WORK_DIR}/elsewhere")
+set(RUN_DIR "${WORK_DIR}/elsewhere")  # commands run from another folder
 unset(ENV{MONO_PATH})
 unset(ENV{LD_LIBRARY_PATH})
-
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err
-                  WORKING_DIRECTORY "${WORK_DIR}/elsewhere")
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "command failed (${result}): ${ARGN}\n${out}\n${err}")
-  endif()
-  set(last_output "${out}${err}" PARENT_SCOPE)
-endfunction()
 
 # ---- Restore ------------------------------------------------------------------------------------
 set(nupkg "${FEED}/IreeRt.${VERSION}.nupkg")
@@ -96,14 +81,14 @@ run("${MCS}" -nologo -langversion:7.2 -target:exe "-out:${out}/ModelSample.exe"
 
 # ---- Run ----------------------------------------------------------------------------------------
 run("${MONO}" "${out}/Probe.exe")
-if(NOT last_output MATCHES "iree_rt ${VERSION} \\(ABI" OR
-   NOT last_output MATCHES "glue: ${out}/libiree_rt_csharp.so")
-  message(FATAL_ERROR "the program built against the package printed:\n${last_output}")
+if(NOT last_output_all MATCHES "iree_rt ${VERSION} \\(ABI" OR
+   NOT last_output_all MATCHES "glue: ${out}/libiree_rt_csharp.so")
+  message(FATAL_ERROR "the program built against the package printed:\n${last_output_all}")
 endif()
-message(STATUS "${last_output}")
+message(STATUS "${last_output_all}")
 run("${MONO}" "${out}/ModelSample.exe" "${MODEL}" --device=local-task)
-if(NOT last_output MATCHES "2x3xf32=\\[3 -4\\.15 -0\\.05\\]\\[0\\.4375 -0\\.15 -0\\.1125\\]")
-  message(FATAL_ERROR "the sample built against the package printed:\n${last_output}")
+if(NOT last_output_all MATCHES "2x3xf32=\\[3 -4\\.15 -0\\.05\\]\\[0\\.4375 -0\\.15 -0\\.1125\\]")
+  message(FATAL_ERROR "the sample built against the package printed:\n${last_output_all}")
 endif()
-message(STATUS "${last_output}")
+message(STATUS "${last_output_all}")
 file(REMOVE_RECURSE "${WORK_DIR}")

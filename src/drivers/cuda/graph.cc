@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "base/str_cat.h"
 #include "drivers/cuda/buffer.h"
 #include "drivers/cuda/kernel_args.h"
 #include "drivers/cuda/nccl_channel.h"
@@ -105,28 +106,26 @@ Status Graph::Update(const uint8_t* source, const ResolvedRef& target) {
                           "cuMemHostAlloc (update staging)");
   staging_.push_back(staging);
   std::memcpy(staging, source, target.length);
-  CUDA_MEMCPY3D copy = LinearCopy(dst, reinterpret_cast<CUdeviceptr>(staging), target.length);
-  return AddNode(
-      [&](const CUgraphNode* deps, size_t count, CUgraphNode* node) {
-        return ToStatus(context_->syms(),
-                        context_->syms().cuGraphAddMemcpyNode(node, graph_, deps, count, &copy, context_->context()),
-                        "cuGraphAddMemcpyNode (update)");
-      },
-      [&] { return TransferLabel("update", target.length); });
+  return AddLinearCopy(dst, reinterpret_cast<CUdeviceptr>(staging), target.length, "update");
 }
 
 Status Graph::Copy(const ResolvedRef& source, const ResolvedRef& target) {
   if (target.length == 0) return Status::Ok();
   RT_ASSIGN_OR_RETURN(CUdeviceptr src, Address(source));
   RT_ASSIGN_OR_RETURN(CUdeviceptr dst, Address(target));
-  CUDA_MEMCPY3D copy = LinearCopy(dst, src, target.length);
+  return AddLinearCopy(dst, src, target.length, "copy");
+}
+
+Status Graph::AddLinearCopy(CUdeviceptr dst, CUdeviceptr src, uint64_t length, const char* what) {
+  CUDA_MEMCPY3D copy = LinearCopy(dst, src, length);
   return AddNode(
       [&](const CUgraphNode* deps, size_t count, CUgraphNode* node) {
-        return ToStatus(context_->syms(),
-                        context_->syms().cuGraphAddMemcpyNode(node, graph_, deps, count, &copy, context_->context()),
-                        "cuGraphAddMemcpyNode (copy)");
+        const CUresult result =
+            context_->syms().cuGraphAddMemcpyNode(node, graph_, deps, count, &copy, context_->context());
+        if (result == CUDA_SUCCESS) return Status::Ok();
+        return ToStatus(context_->syms(), result, base::StrCat("cuGraphAddMemcpyNode (", what, ")").c_str());
       },
-      [&] { return TransferLabel("copy", target.length); });
+      [&] { return TransferLabel(what, length); });
 }
 
 Status Graph::Dispatch(hal::Executable& executable, uint32_t export_ordinal, const uint32_t workgroup_count[3],

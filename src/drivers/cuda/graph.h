@@ -65,6 +65,8 @@ class Graph final : public hal::utils::CommandTarget {
   // event-record nodes when timed.
   template <typename Add, typename MakeLabel>
   base::Status AddNode(Add&& add, MakeLabel&& label);
+  // A 1-D copy node (update data staged, or a buffer copy); |what| names it in errors and traces.
+  base::Status AddLinearCopy(CUdeviceptr dst, CUdeviceptr src, uint64_t length, const char* what);
 
   const base::Ref<Context> context_;
   CUgraph graph_ = nullptr;

@@ -76,6 +76,15 @@ SendRecvPeers DecodeSendRecvPeers(uint32_t param) {
   return {peer(param & 0xFFFF), peer(param >> 16)};
 }
 
+SendRecvPeers PointToPointPeers(const CollectiveOp& op, uint32_t param) {
+  switch (op.kind) {
+    case CollectiveKind::kSend: return {static_cast<int32_t>(param), -1};
+    case CollectiveKind::kRecv: return {-1, static_cast<int32_t>(param)};
+    case CollectiveKind::kSendRecv: return DecodeSendRecvPeers(param);
+    default: return {-1, -1};
+  }
+}
+
 SplitPlace PlaceInSplit(std::span<const int32_t> colors_keys, int32_t color, int32_t rank) {
   std::vector<std::pair<int32_t, int32_t>> members;  // (key, old rank) of this color
   for (size_t r = 0; 2 * r + 1 < colors_keys.size(); ++r) {

@@ -32,6 +32,9 @@ struct SendRecvPeers {
   int32_t from;
 };
 SendRecvPeers DecodeSendRecvPeers(uint32_t param);
+// The peers of any point-to-point op: send's param is the peer it sends to, recv's the one it
+// receives from, send_recv's both (DecodeSendRecvPeers); -1 where the op has none.
+SendRecvPeers PointToPointPeers(const CollectiveOp& op, uint32_t param);
 
 // Where |rank| lands in hal.channel.split: |colors_keys| holds every rank's (color, key) pair, as
 // all-gathered; the members of |color| are ranked by (key, old rank). Call only with color >= 0.

@@ -408,14 +408,7 @@ Status ShmChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, const
   Segment* s = segment_;
   const int32_t me = rank(), n_ranks = count();
   const uint64_t bytes = element_count * op.element_size();
-  int32_t to = -1, from = -1;
-  if (op.kind == CollectiveKind::kSend) to = static_cast<int32_t>(param);
-  if (op.kind == CollectiveKind::kRecv) from = static_cast<int32_t>(param);
-  if (op.kind == CollectiveKind::kSendRecv) {
-    const SendRecvPeers peers = DecodeSendRecvPeers(param);
-    to = peers.to;
-    from = peers.from;
-  }
+  const auto [to, from] = PointToPointPeers(op, param);
   if (to >= n_ranks || from >= n_ranks || (op.kind == CollectiveKind::kSend && to < 0) ||
       (op.kind == CollectiveKind::kRecv && from < 0)) {
     return base::InvalidArgumentError(op.ToString(), ": peer ", to >= n_ranks || to < -1 ? to : from,
