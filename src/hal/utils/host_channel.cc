@@ -214,7 +214,9 @@ Status HostChannel::RunPointToPoint(const CollectiveOp& op, uint32_t param, cons
   Communicator& c = *communicator_;
   const int32_t me = rank(), n_ranks = count();
   const uint64_t bytes = element_count * op.element_size();
-  const auto [to, from] = PointToPointPeers(op, param);
+  // Plain variables, not a structured binding: lambdas below capture them.
+  const SendRecvPeers peers = PointToPointPeers(op, param);
+  const int32_t to = peers.to, from = peers.from;
   if (to >= n_ranks || from >= n_ranks || (op.kind != CollectiveKind::kSendRecv && (to < -1 || from < -1))) {
     return base::InvalidArgumentError(op.ToString(), ": peer ", to >= n_ranks ? to : from, " is not within ",
                                       n_ranks, " ranks");
